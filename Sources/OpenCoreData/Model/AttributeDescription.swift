@@ -1,0 +1,55 @@
+import Foundation
+
+/// The storage type of an attribute, as Xcode's model editor names them.
+public enum AttributeType: String, Sendable, CaseIterable {
+    case integer16, integer32, integer64, decimal, double, float, string, boolean, date
+    case binaryData, uuid, uri, transformable, objectID, undefined
+
+    /// Whether values are numbers (integers, decimals, floating point, booleans excluded).
+    public var isNumeric: Bool {
+        switch self {
+        case .integer16, .integer32, .integer64, .decimal, .double, .float: return true
+        default: return false
+        }
+    }
+}
+
+/// An attribute: a typed value stored in each instance of an entity.
+public final class AttributeDescription: PropertyDescription, @unchecked Sendable {
+    // @unchecked Sendable: edited only while its model is not frozen; read-only after.
+
+    /// The attribute's type.
+    public var attributeType: AttributeType
+    /// The value a newly inserted object starts with (of the attribute's Swift type).
+    public var defaultValue: (any Sendable)?
+    /// Numbers: the smallest allowed value. Dates: the earliest, as seconds since 2001.
+    public var minValue: Double?
+    /// Numbers: the largest allowed value. Dates: the latest, as seconds since 2001.
+    public var maxValue: Double?
+    /// Strings and binary data: the shortest allowed length (characters or bytes).
+    public var minLength: Int?
+    /// Strings and binary data: the longest allowed length (characters or bytes).
+    public var maxLength: Int?
+    /// Strings: a regular expression the whole value must match.
+    public var regularExpression: String?
+    /// Transformable: the registered `ValueTransformer` name that turns values into data.
+    public var valueTransformerName: String?
+    /// Transformable: the class name Xcode records for the value (informational).
+    public var attributeValueClassName: String?
+    /// Binary data: Xcode's "Allows External Storage" (stored inline here).
+    public var allowsExternalBinaryDataStorage = false
+    /// Whether the attribute has a fetch index of its own (Xcode's "Indexed").
+    public var isIndexed = false
+
+    public init(
+        name: String,
+        type: AttributeType,
+        isOptional: Bool = true,
+        isTransient: Bool = false,
+        defaultValue: (any Sendable)? = nil
+    ) {
+        self.attributeType = type
+        self.defaultValue = defaultValue
+        super.init(name: name, isOptional: isOptional, isTransient: isTransient)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The frozen shape of a model: entity numbers (`Z_ENT`) and, per entity, the slot each
+/// property's value occupies in an object's storage. Computed once by `freeze()` so that
+/// reading a value is an array access, not a lookup by name.
+package final class ModelLayout: @unchecked Sendable {
+    // @unchecked Sendable: built once in `init` and never mutated.
+    package let entitiesByNumber: [Int: EntityDescription]
+    package let entitiesByName: [String: EntityDescription]
+
+    init(model: ManagedObjectModel) throws {
+        var byNumber: [Int: EntityDescription] = [:]
+        let sorted = model.entities.sorted { $0.name < $1.name }
+        for (offset, entity) in sorted.enumerated() {
+            byNumber[offset + 1] = entity
+        }
+        entitiesByNumber = byNumber
+        entitiesByName = model.entitiesByName
+        for (number, entity) in byNumber {
+            entity.slots = EntitySlots(entity: entity, number: number)
+        }
+    }
+}
+
+/// Where each property of one entity lives in an object's storage.
+package final class EntitySlots: @unchecked Sendable {
+    // @unchecked Sendable: built once in `init` and never mutated.
+    /// The entity's number, stored in `Z_ENT` and `Z_PRIMARYKEY`.
+    package let number: Int
+    /// Every property, inherited first; the index is the property's slot.
+    package let properties: [PropertyDescription]
+    package let slotByName: [String: Int]
+    /// Slots of attributes (stored and transient).
+    package let attributeSlots: [Int]
+    /// Slots of to-one relationships.
+    package let toOneSlots: [Int]
+    /// Slots of to-many relationships.
+    package let toManySlots: [Int]
+    /// Attributes per slot (nil for relationships), to avoid casts on hot paths.
+    package let attributes: [AttributeDescription?]
+    /// Relationships per slot (nil for attributes).
+    package let relationships: [RelationshipDescription?]
+
+    init(entity: EntityDescription, number: Int) {
+        self.number = number
+        properties = entity.allProperties
+        var byName: [String: Int] = [:]
+        var attributeSlots: [Int] = []
+        var toOneSlots: [Int] = []
+        var toManySlots: [Int] = []
+        var attributes: [AttributeDescription?] = []
+        var relationships: [RelationshipDescription?] = []
+        for (slot, property) in properties.enumerated() {
+            byName[property.name] = slot
+            let attribute = property as? AttributeDescription
+            let relationship = property as? RelationshipDescription
+            attributes.append(attribute)
+            relationships.append(relationship)
+            if attribute != nil { attributeSlots.append(slot) }
+            if let relationship { (relationship.isToMany ? { toManySlots.append(slot) } : { toOneSlots.append(slot) })() }
+        }
+        slotByName = byName
+        self.attributeSlots = attributeSlots
+        self.toOneSlots = toOneSlots
+        self.toManySlots = toManySlots
+        self.attributes = attributes
+        self.relationships = relationships
+    }
+}
