@@ -53,9 +53,9 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
         parser.shouldResolveExternalEntities = false
         let parsed = parser.parse()
         if let failure = delegate.failure { throw failure }
-        guard parsed else {
-            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "unknown error"
-            throw CoreDataError(.invalidModel, "The model file \(path) is not well-formed XML (line \(parser.lineNumber)): \(reason)")
+        // On Linux `parse()` may report success after recovering from an error; check both.
+        if !parsed || parser.parserError != nil {
+            throw delegate.malformed(parser.parserError, line: parser.lineNumber)
         }
         guard delegate.sawModel else {
             throw CoreDataError(.invalidModel, "The file \(path) is not a Core Data model: it has no <model> element.")
@@ -83,10 +83,30 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
         }
     }
 
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+        guard failure == nil else { return }
+        failure = malformed(parseError, line: parser.lineNumber)
+        parser.abortParsing()
+    }
+
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
         stack.removeLast()
         guard failure == nil, !stack.contains(where: Self.skipped.contains) else { return }
         end(elementName)
+    }
+
+    /// The error for XML that cannot be parsed, explaining the common libxml2 error codes.
+    private func malformed(_ error: Error?, line: Int) -> CoreDataError {
+        let code = (error as NSError?)?.code ?? 0
+        let reason: String
+        switch code {
+        case 4: reason = "the document is empty"
+        case 5: reason = "the document ends before all elements are closed"
+        case 9: reason = "it contains an invalid character"
+        case 76: reason = "an end tag does not match its start tag"
+        default: reason = "XML parser error \(code)"
+        }
+        return CoreDataError(.invalidModel, "The model file \(path) is not well-formed XML: \(reason) (line \(line)).")
     }
 
     // MARK: - Elements
