@@ -3,19 +3,19 @@ import Testing
 @testable import OpenCoreData
 
 /// The shared corpus of real Xcode models: `<repo>/../shared/corpus/models` (see its SOURCES.md).
-private let corpusURL = URL(fileURLWithPath: #filePath)
+let modelCorpusURL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()  // OpenCoreDataTests
     .deletingLastPathComponent()  // Tests
     .deletingLastPathComponent()  // repository root
     .appendingPathComponent("../shared/corpus/models", isDirectory: true)
     .standardizedFileURL
 
-private let corpusAvailable = FileManager.default.fileExists(atPath: corpusURL.path)
+let modelCorpusAvailable = FileManager.default.fileExists(atPath: modelCorpusURL.path)
 
 extension Trait where Self == ConditionTrait {
     /// Skips a test when the corpus folder is absent (e.g. a clone without `../shared`).
     static var requiresCorpus: Self {
-        .enabled(if: corpusAvailable, "The model corpus is not at ../shared/corpus/models beside the repository")
+        .enabled(if: modelCorpusAvailable, "The model corpus is not at ../shared/corpus/models beside the repository")
     }
 }
 
@@ -59,7 +59,7 @@ struct CorpusVersion: Sendable, CustomTestStringConvertible {
     ]
 
     private static func url(_ bundle: String) -> URL {
-        corpusURL.appendingPathComponent(bundle, isDirectory: true)
+        modelCorpusURL.appendingPathComponent(bundle, isDirectory: true)
     }
 
     private func load(_ bundle: String, _ version: String) throws -> ManagedObjectModel {
@@ -87,7 +87,7 @@ struct CorpusVersion: Sendable, CustomTestStringConvertible {
     @Test(.requiresCorpus)
     func theTableCoversEveryVersionOfEveryBundle() throws {
         var found: Set<String> = []
-        let enumerator = try #require(FileManager.default.enumerator(atPath: corpusURL.path))
+        let enumerator = try #require(FileManager.default.enumerator(atPath: modelCorpusURL.path))
         for case let path as String in enumerator where path.hasSuffix(".xcdatamodeld") {
             for version in try ManagedObjectModel.versionNames(inBundleAt: Self.url(path)) {
                 found.insert("\(path) / \(version)")
