@@ -362,6 +362,7 @@ import Testing
         let badDefault = try loadingError(Self.model(
             "<entity name=\"E\"><attribute name=\"n\" attributeType=\"Integer 16\" defaultValueString=\"40000\"/></entity>"))
         #expect(badDefault.message.contains("E.n") && badDefault.message.contains("40000"))
+        #expect(badDefault.key == "n")
         let badRule = try loadingError(Self.model(
             "<entity name=\"E\"><relationship name=\"r\" deletionRule=\"Explode\" destinationEntity=\"E\"/></entity>"))
         #expect(badRule.message.contains("E.r") && badRule.message.contains("Explode"))

@@ -90,7 +90,7 @@ final class XcodeModelParser: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        stack.removeLast()
+        _ = stack.popLast()
         guard failure == nil, !stack.contains(where: Self.skipped.contains) else { return }
         end(elementName)
     }

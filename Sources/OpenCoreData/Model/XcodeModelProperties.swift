@@ -35,7 +35,7 @@ enum XcodeModelProperties {
         attribute.regularExpression = nonEmpty(xml["regularExpressionString"])
         try readRange(xml, into: attribute, label: label, at: location)
         if let text = xml["defaultValueString"] ?? (type == .date ? xml["defaultDateTimeInterval"] : nil) {
-            attribute.defaultValue = try defaultValue(text, type: type, label: label, at: location)
+            attribute.defaultValue = try defaultValue(text, type: type, label: label, key: name, at: location)
         }
         return attribute
     }
@@ -72,9 +72,9 @@ enum XcodeModelProperties {
     }
 
     /// The typed default value that `text` describes for an attribute of `type`.
-    static func defaultValue(_ text: String, type: AttributeType, label: String, at location: Location) throws -> (any Sendable)? {
+    static func defaultValue(_ text: String, type: AttributeType, label: String, key: String, at location: Location) throws -> (any Sendable)? {
         func bad() -> CoreDataError {
-            location.error("\(label) has default value '\(text)', which is not a valid \(type.xcodeName).")
+            location.error("\(label) has default value '\(text)', which is not a valid \(type.xcodeName).", key: key)
         }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         switch type {
