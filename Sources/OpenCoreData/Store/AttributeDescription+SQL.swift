@@ -44,6 +44,12 @@ extension AttributeDescription {
     /// object ID and undefined types, which have no stored form.
     package func sqlValue(for value: Any?) throws -> SQLValue {
         guard let value = canonicalValue(value) else { return .null }
+        switch attributeType {
+        case .objectID, .undefined:
+            throw CoreDataError(.storeSaveFailed,
+                                "\(qualifiedName) has type \(attributeType.displayName), which cannot be stored.", key: name)
+        default: break
+        }
         if attributeType == .transformable {
             return try transformedData(value).map(SQLValue.blob) ?? .null
         }
@@ -61,9 +67,7 @@ extension AttributeDescription {
         case let v as Data: return .blob(v)
         case let v as UUID: return .blob(withUnsafeBytes(of: v.uuid) { Data($0) })
         case let v as URL: return .text(v.absoluteString)
-        default:
-            throw CoreDataError(.storeSaveFailed,
-                                "\(qualifiedName) has type \(attributeType.displayName), which cannot be stored.", key: name)
+        default: throw wrongTypeError(value)
         }
     }
 }
