@@ -64,6 +64,14 @@ struct ItemAttribute {
         }
     }
 
+    @Test func optionalsInsideAnyAreUnwrapped() {
+        let some: Int? = 5
+        let none: Int? = nil
+        let values: [String: Any] = ["some": some as Any, "none": none as Any]
+        expectConverts(.integer16, values["some"]!, to: Int16(5))
+        #expect(ItemAttribute(.integer16).attribute.canonicalValue(values["none"]!) == nil)
+    }
+
     // MARK: - Exact conversions
 
     @Test func integersConvertWhenTheyFit() {

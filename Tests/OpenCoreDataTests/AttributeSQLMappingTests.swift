@@ -141,6 +141,7 @@ import Testing
             (.integer64, .text("12"), "the text \"12\""),
             (.string, .integer(5), "the integer 5"),
             (.decimal, .text("12abc"), "the text \"12abc\""),
+            (.decimal, .text("0x1p3"), "the text"),
             (.date, .text("yesterday"), "the text"),
             (.uri, .text(""), "the text"),
             (.binaryData, .text("bytes"), "the text"),

@@ -66,6 +66,8 @@ extension AttributeDescription {
         // Fast path: the value already has the canonical type.
         if let expected = attributeType.canonicalSwiftType, valueType == expected { return value }
         if value is NSNull { return nil }
+        // An optional inside `Any` (from a `[String: Any]`, say) stands for its content.
+        if let optional = value as? any OptionalValue { return canonicalValue(optional.wrappedValue) }
         return converted(value) ?? value
     }
 
@@ -102,4 +104,15 @@ extension AttributeDescription {
         case .objectID, .transformable, .undefined: return nil
         }
     }
+}
+
+// MARK: - Optionals inside Any
+
+/// Lets `canonicalValue(_:)` see through an `Optional` boxed in `Any`.
+private protocol OptionalValue {
+    var wrappedValue: Any? { get }
+}
+
+extension Optional: OptionalValue {
+    fileprivate var wrappedValue: Any? { map { $0 } }
 }

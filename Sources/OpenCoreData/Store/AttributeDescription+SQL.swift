@@ -96,7 +96,7 @@ extension AttributeDescription {
         case (.float, .integer(let v)): result = Float(v)
         case (.decimal, .integer(let v)): result = Decimal(v)
         case (.decimal, .real(let v)): result = ExactNumber.double(v).decimal
-        case (.decimal, .text(let v)): result = Double(v) == nil ? nil : Decimal(string: v)
+        case (.decimal, .text(let v)): result = Self.decimal(v)
         case (.string, .text(let v)): result = v
         case (.date, .real(let v)): result = Date(timeIntervalSinceReferenceDate: v)
         case (.date, .integer(let v)): result = Date(timeIntervalSinceReferenceDate: Double(v))
@@ -123,6 +123,14 @@ extension AttributeDescription {
         case .real(let v): return T(exactly: v)
         default: return nil
         }
+    }
+
+    /// A decimal written as plain digits, sign, point and exponent; `nil` for anything else
+    /// (`Decimal(string:)` alone would read "12abc" as 12).
+    private static func decimal(_ text: String) -> Decimal? {
+        let allowed = Set("0123456789+-.eE")
+        guard !text.isEmpty, text.allSatisfy(allowed.contains), Double(text) != nil else { return nil }
+        return Decimal(string: text)
     }
 
     private static func uuid(_ data: Data) -> UUID? {
