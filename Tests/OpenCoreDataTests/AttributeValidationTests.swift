@@ -127,7 +127,7 @@ import Testing
         #expect(long.message == "Item.title is too long: 12 characters, at most 10.")
         let short = try onlyError(title, "a")
         #expect(short.code == .validationStringTooShort)
-        #expect(short.message == "Item.title is too short: 1 characters, at least 2.")
+        #expect(short.message == "Item.title is too short: 1 character, at least 2.")
         #expect(isValid(title, "👩‍👩‍👧‍👦🇫🇷"))
     }
 

@@ -28,8 +28,8 @@ extension AttributeDescription {
         case let number as Float: return numberErrors(Double(number), shown: "\(number)")
         case let number as Decimal: return numberErrors(Double(number.description) ?? .nan, shown: "\(number)")
         case let date as Date: return dateErrors(date)
-        case let string as String: return lengthErrors(string.count, unit: "characters") + patternErrors(string)
-        case let data as Data: return lengthErrors(data.count, unit: "bytes")
+        case let string as String: return lengthErrors(string.count, unit: "character") + patternErrors(string)
+        case let data as Data: return lengthErrors(data.count, unit: "byte")
         default: return []
         }
     }
@@ -88,13 +88,12 @@ extension AttributeDescription {
     }
 
     private func lengthErrors(_ length: Int, unit: String) -> [CoreDataError] {
+        let shown = "\(length) \(unit)\(length == 1 ? "" : "s")"
         if let minLength, length < minLength {
-            return [error(.validationStringTooShort,
-                          "\(qualifiedName) is too short: \(length) \(unit), at least \(minLength).")]
+            return [error(.validationStringTooShort, "\(qualifiedName) is too short: \(shown), at least \(minLength).")]
         }
         if let maxLength, length > maxLength {
-            return [error(.validationStringTooLong,
-                          "\(qualifiedName) is too long: \(length) \(unit), at most \(maxLength).")]
+            return [error(.validationStringTooLong, "\(qualifiedName) is too long: \(shown), at most \(maxLength).")]
         }
         return []
     }

@@ -27,7 +27,10 @@ public protocol AttributeValueTransformer: Sendable {
 /// they are also what Core Data's own keyed archives use. The value is wrapped in a
 /// one-element array, so numbers and strings (not only containers) can be stored.
 public struct CodableValueTransformer<Value: Codable & Sendable>: AttributeValueTransformer {
+    /// A transformer for values of `Value` (`CodableValueTransformer(Point.self)`).
     public init(_ type: Value.Type = Value.self) {}
+
+    /// `value` (which must be a `Value`) as a binary property list.
 
     public func transformedValue(_ value: Any?) throws -> Data? {
         guard let value else { return nil }
@@ -39,6 +42,7 @@ public struct CodableValueTransformer<Value: Codable & Sendable>: AttributeValue
         return try encoder.encode([typed])
     }
 
+    /// The `Value` that `transformedValue(_:)` wrote as `data`.
     public func reverseTransformedValue(_ data: Data?) throws -> Any? {
         guard let data else { return nil }
         let values = try PropertyListDecoder().decode([Value].self, from: data)
