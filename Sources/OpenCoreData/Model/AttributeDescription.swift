@@ -32,10 +32,15 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     public var maxLength: Int?
     /// Strings: a regular expression the whole value must match.
     public var regularExpression: String?
-    /// Transformable: the registered `ValueTransformer` name that turns values into data.
+    /// Transformable: the name of a registered `AttributeValueTransformer` that turns values into data.
     public var valueTransformerName: String?
-    /// Transformable: the class name Xcode records for the value (informational).
+    /// Transformable: the class name Xcode records for the value. Without a
+    /// `valueTransformerName`, a Codable type registered for this name
+    /// (`ValueTransformerRegistry.registerCodableType(_:forClassName:)`) stores the value.
     public var attributeValueClassName: String?
+    /// Transformable, for models built in Swift: the `Codable` type of the value, stored
+    /// by the default Codable transformer when no `valueTransformerName` is set.
+    public var transformableValueType: (any (Codable & Sendable).Type)?
     /// Binary data: Xcode's "Allows External Storage" (stored inline here).
     public var allowsExternalBinaryDataStorage = false
     /// Whether the attribute has a fetch index of its own (Xcode's "Indexed").
