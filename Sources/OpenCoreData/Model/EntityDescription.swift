@@ -34,7 +34,13 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// The model the entity belongs to.
     public internal(set) weak var model: ManagedObjectModel?
     /// Property slots and entity number, fixed when the model is frozen.
-    package internal(set) var slots: EntitySlots!
+    package var slots: EntitySlots {
+        guard let frozenSlots else {
+            preconditionFailure("EntityDescription '\(name)': the model must be used by a PersistentStoreCoordinator (which freezes it) first.")
+        }
+        return frozenSlots
+    }
+    var frozenSlots: EntitySlots?
 
     public init(name: String, managedObjectClassName: String? = nil, properties: [PropertyDescription] = []) {
         self.name = name

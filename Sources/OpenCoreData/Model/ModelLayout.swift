@@ -17,7 +17,7 @@ package final class ModelLayout: @unchecked Sendable {
         entitiesByNumber = byNumber
         entitiesByName = model.entitiesByName
         for (number, entity) in byNumber {
-            entity.slots = EntitySlots(entity: entity, number: number)
+            entity.frozenSlots = EntitySlots(entity: entity, number: number)
         }
     }
 }
@@ -40,6 +40,8 @@ package final class EntitySlots: @unchecked Sendable {
     package let attributes: [AttributeDescription?]
     /// Relationships per slot (nil for attributes).
     package let relationships: [RelationshipDescription?]
+    /// The values a newly inserted object starts with (attribute defaults).
+    package let defaultValues: ContiguousArray<Any?>
 
     init(entity: EntityDescription, number: Int) {
         self.number = number
@@ -65,5 +67,6 @@ package final class EntitySlots: @unchecked Sendable {
         self.toManySlots = toManySlots
         self.attributes = attributes
         self.relationships = relationships
+        defaultValues = ContiguousArray(attributes.map { $0.flatMap { $0.canonicalValue($0.defaultValue) } })
     }
 }

@@ -1,17 +1,126 @@
 import Foundation
 
-/// An object of the graph: an instance of an entity, living in a context.
-open class ManagedObject: KeyValueCoding {
-    /// The object's identity (temporary until saved).
-    public internal(set) var objectID: ManagedObjectID
+/// An object of the graph: an instance of an entity, registered in one context.
+///
+/// Read and write its properties by key (`value(forKey:)`, `setValue(_:forKey:)`) or
+/// through a typed subclass. A fetched object starts as a *fault*: it knows its
+/// `objectID` but loads its values only when one is first read. Objects are confined to
+/// their context's queue and are not `Sendable`; pass `objectID` between threads instead.
+open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     /// The object's entity.
     public let entity: EntityDescription
+    /// The object's identity: temporary until saved, then permanent.
+    public internal(set) var objectID: ManagedObjectID
+    /// The context the object is registered in (`nil` once the context is gone or reset).
+    public var managedObjectContext: ManagedObjectContext? { context }
 
-    package init(entity: EntityDescription, objectID: ManagedObjectID) {
+    // MARK: - Storage (owned by the context's queue)
+
+    /// The context, held without retaining it; the context clears it when it lets go.
+    unowned(unsafe) var context: ManagedObjectContext?
+    /// Current values by slot (see `EntitySlots`): attributes as their Swift type,
+    /// to-one relationships as `ManagedObjectID?`; to-many slots stay nil (see `toMany`).
+    var values: ContiguousArray<Any?>
+    /// The values last read from or written to the store (nil for a new object).
+    var committed: RowSnapshot?
+    /// Slots changed since the last save.
+    var changedSlots = SlotSet()
+    /// Loaded to-many relationships by slot.
+    var toMany: [Int: RelatedObjects] = [:]
+    /// Whether values have not been loaded yet.
+    var faulted: Bool
+    /// Set when the row behind a fault turned out to be deleted by someone else.
+    var isInaccessible = false
+    /// Lifecycle flags maintained by the context.
+    var isPendingInsert = false
+    var isPendingDelete = false
+
+    /// Creates a new object of `entity` and inserts it into `context`, as
+    /// `EntityDescription.insertNewObject(forEntityName:into:)` does. With a nil context
+    /// the object stays unregistered until `context.insert(_:)`.
+    public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         self.entity = entity
-        self.objectID = objectID
+        objectID = .makeTemporary(for: entity)
+        values = []
+        faulted = false
+        if let context { context.insert(self) }
     }
 
-    /// The value of an attribute or relationship.
-    open func value(forKey key: String) -> Any? { nil }
+    deinit {
+        context?.unregister(objectID)
+    }
+
+    // MARK: - State
+
+    /// Whether the object is new in its context and not yet saved.
+    public var isInserted: Bool { isPendingInsert }
+    /// Whether the object has unsaved changes to its properties.
+    public var isUpdated: Bool { !changedSlots.isEmpty && !isPendingInsert && !isPendingDelete }
+    /// Whether the object will be deleted by the next save (or its row is gone).
+    public var isDeleted: Bool { isPendingDelete || isInaccessible }
+    /// Whether the object's values have not been loaded yet.
+    public var isFault: Bool { faulted }
+    /// Whether the object is inserted, updated or deleted.
+    public var hasChanges: Bool { isPendingInsert || isPendingDelete || !changedSlots.isEmpty }
+
+    // MARK: - Lifecycle hooks (override; call super)
+
+    /// Called once when the object is first inserted into a context; set defaults here.
+    open func awakeFromInsert() {}
+    /// Called when a fault's values are first loaded from the store.
+    open func awakeFromFetch() {}
+    /// Called when the object is about to be deleted, before delete rules run.
+    open func prepareForDeletion() {}
+    /// Called before the object is saved.
+    open func willSave() {}
+    /// Called after the object has been saved.
+    open func didSave() {}
+
+    // MARK: - Validation hooks (override; call super)
+
+    /// Checks the object before it is first saved.
+    ///
+    /// - Throws: a `CoreDataError` for one failure, or `.validationMultipleErrors` with
+    ///   every failure in `underlyingErrors`.
+    open func validateForInsert() throws { try validatePropertyValues() }
+    /// Checks the object before a changed version is saved.
+    open func validateForUpdate() throws { try validatePropertyValues() }
+    /// Checks that the object may be deleted: no deny-rule relationship still holds objects.
+    open func validateForDelete() throws { try validateDenyRules() }
+
+    // MARK: - Identity
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    open var description: String {
+        "<\(entity.name): \(objectID)\(faulted ? " (fault)" : "")>"
+    }
+}
+
+/// A compact set of slot numbers.
+struct SlotSet: Sequence {
+    private var bits: [UInt64] = []
+    var isEmpty: Bool { bits.allSatisfy { $0 == 0 } }
+
+    mutating func insert(_ slot: Int) {
+        let word = slot >> 6
+        while bits.count <= word { bits.append(0) }
+        bits[word] |= 1 << UInt64(slot & 63)
+    }
+
+    func contains(_ slot: Int) -> Bool {
+        let word = slot >> 6
+        return word < bits.count && bits[word] & (1 << UInt64(slot & 63)) != 0
+    }
+
+    mutating func removeAll() { bits.removeAll() }
+
+    func makeIterator() -> some IteratorProtocol<Int> {
+        var slots: [Int] = []
+        for (word, value) in bits.enumerated() where value != 0 {
+            for bit in 0..<64 where value & (1 << UInt64(bit)) != 0 { slots.append(word * 64 + bit) }
+        }
+        return slots.makeIterator()
+    }
 }

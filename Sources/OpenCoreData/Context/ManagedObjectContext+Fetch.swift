@@ -1,0 +1,175 @@
+import Foundation
+
+extension ManagedObjectContext {
+    // MARK: - Fetching
+
+    /// The objects (or IDs, or count) that match `request`, including this context's
+    /// unsaved changes unless `includesPendingChanges` is false.
+    ///
+    /// - Throws: `.invalidFetchRequest` for an unknown entity or key; store errors.
+    public func fetch<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {
+        let query = try StoreFetch(request, model: coordinator.managedObjectModel)
+        switch request.resultType {
+        case .managedObjectResultType:
+            let objects = try fetchObjects(query, request: request)
+            return try objects.map { object in
+                guard let result = object as? T else {
+                    throw CoreDataError(.invalidFetchRequest, "A fetch of \(query.entity.name) returned a \(type(of: object)), which is not a \(T.self). Register the subclass with ManagedObjectClasses.register(_:) or fetch ManagedObject.")
+                }
+                return result
+            }
+        case .managedObjectIDResultType:
+            return try fetchObjectIDs(query, request: request).map { $0 as! T }
+        case .countResultType:
+            let count = try countObjects(query, request: request)
+            guard let result = NSNumber(value: count) as? T else {
+                throw CoreDataError(.invalidFetchRequest, "A count result needs FetchRequest<NSNumber>.")
+            }
+            return [result]
+        case .dictionaryResultType:
+            throw CoreDataError(.invalidFetchRequest, "Dictionary results are not supported by this store yet.")
+        }
+    }
+
+    /// How many objects match `request`, without loading them.
+    public func count<T: FetchRequestResult>(for request: FetchRequest<T>) throws -> Int {
+        let query = try StoreFetch(request, model: coordinator.managedObjectModel)
+        return try countObjects(query, request: request)
+    }
+
+    private func fetchObjects<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> [ManagedObject] {
+        processPendingChanges()
+        let pending = request.includesPendingChanges && hasPendingChanges(in: query)
+        var storeQuery = query
+        if pending { storeQuery.limit = 0; storeQuery.offset = 0 }
+        let rows = try coordinator.fetch(storeQuery)
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(rows.count)
+        for row in rows {
+            let object = registerFetched(row.id, snapshot: row.snapshot)
+            if !request.returnsObjectsAsFaults && object.faulted { object.willAccessValues() }
+            objects.append(object)
+        }
+        guard pending else { return objects }
+        return try mergePending(into: objects, query)
+    }
+
+    private func fetchObjectIDs<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> [ManagedObjectID] {
+        processPendingChanges()
+        if request.includesPendingChanges && hasPendingChanges(in: query) {
+            return try fetchObjects(query, request: request).map(\.objectID)
+        }
+        var idQuery = query
+        idQuery.includesValues = false
+        return try coordinator.fetch(idQuery).map(\.id)
+    }
+
+    private func countObjects<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> Int {
+        processPendingChanges()
+        if request.includesPendingChanges && hasPendingChanges(in: query) {
+            return try fetchObjects(query, request: request).count
+        }
+        return try coordinator.count(query)
+    }
+
+    /// Whether any unsaved change touches the fetched entities.
+    private func hasPendingChanges(in query: StoreFetch) -> Bool {
+        let matches = { (object: ManagedObject) in query.entityNumbers.contains(object.entity.slots.number) }
+        return inserted.contains(where: matches) || updated.contains(where: matches) || deleted.contains(where: matches)
+    }
+
+    /// Applies unsaved changes to store results: drops deleted objects, re-checks changed
+    /// ones in memory, adds matching inserted ones, then sorts and windows the result.
+    private func mergePending(into stored: [ManagedObject], _ query: StoreFetch) throws -> [ManagedObject] {
+        var seen = Set<ObjectIdentifier>()
+        var result: [ManagedObject] = []
+        let matches = { (object: ManagedObject) throws -> Bool in
+            guard let predicate = query.predicate else { return true }
+            return try predicate.evaluateThrowing(with: object)
+        }
+        for object in stored where !object.isPendingDelete {
+            seen.insert(ObjectIdentifier(object))
+            if object.hasChanges, try !matches(object) { continue }
+            result.append(object)
+        }
+        for object in updated.union(inserted)
+        where query.entityNumbers.contains(object.entity.slots.number) && !seen.contains(ObjectIdentifier(object)) {
+            if try matches(object) { result.append(object) }
+        }
+        if !query.sortDescriptors.isEmpty {
+            result = try CDSortDescriptor.sorted(result, by: query.sortDescriptors)
+        }
+        if query.offset > 0 { result = Array(result.dropFirst(query.offset)) }
+        if query.limit > 0 { result = Array(result.prefix(query.limit)) }
+        return result
+    }
+
+    /// The registered object for a fetched row, creating a fault when there is none.
+    func registerFetched(_ id: ManagedObjectID, snapshot: RowSnapshot?) -> ManagedObject {
+        if let existing = registry[id] {
+            let object = existing.takeUnretainedValue()
+            if object.faulted, object.committed == nil { object.committed = snapshot }
+            return object
+        }
+        let object = objectClass(for: id.entity).init(entity: id.entity, insertInto: nil)
+        object.objectID = id
+        object.committed = snapshot
+        object.faulted = true
+        register(object)
+        return object
+    }
+
+    // MARK: - Objects by ID
+
+    /// The object with `objectID`: the registered one, or a fault that loads when touched.
+    /// A fault whose row does not exist reads as deleted (see `existingObject(with:)`).
+    public func object(with objectID: ManagedObjectID) -> ManagedObject {
+        registerFetched(objectID, snapshot: nil)
+    }
+
+    /// The object with `objectID`, loaded now.
+    ///
+    /// - Throws: `.objectNotFound` when no such object exists in the store.
+    public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+        if let registered = registeredObject(for: objectID), !registered.isInaccessible { return registered }
+        guard !objectID.isTemporaryID, let snapshot = try coordinator.snapshot(for: objectID) else {
+            throw CoreDataError(.objectNotFound, "No \(objectID.entity.name) with ID \(objectID) exists.", objectID: objectID)
+        }
+        let object = registerFetched(objectID, snapshot: snapshot)
+        object.willAccessValues()
+        return object
+    }
+
+    /// Loads a fault's values from the coordinator's row cache or the store.
+    func fulfillFault(_ object: ManagedObject) {
+        if let snapshot = object.committed {
+            object.adopt(snapshot)
+            return
+        }
+        do {
+            if let snapshot = try coordinator.snapshot(for: object.objectID) {
+                object.adopt(snapshot)
+            } else {
+                object.becomeInaccessible()
+            }
+        } catch {
+            lastFaultError = error as? CoreDataError
+            object.becomeInaccessible()
+        }
+    }
+
+    /// The IDs a to-many relationship holds in the store.
+    func loadRelatedIDs(of object: ManagedObject, relationship: RelationshipDescription) -> [ManagedObjectID] {
+        do {
+            return try storedRelatedIDs(of: object, relationship: relationship)
+        } catch {
+            lastFaultError = error as? CoreDataError
+            return []
+        }
+    }
+
+    func storedRelatedIDs(of object: ManagedObject, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        guard !object.objectID.isTemporaryID else { return [] }
+        return try coordinator.relatedIDs(of: object.objectID, relationship: relationship)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// A scratch pad of managed objects: fetch, change, insert and delete them, then `save()`.
+///
+/// A context belongs to a queue. A `.privateQueue` context is used through `perform`,
+/// `performAndWait` or `async perform`; a `.mainQueue` context may be used directly from
+/// the main thread, as in Core Data. Each object exists once per context (an identity
+/// map); objects without pending changes are held weakly, so walking a large store does
+/// not keep it all in memory.
+public final class ManagedObjectContext: @unchecked Sendable {
+    // @unchecked Sendable: all mutable state is confined to the context's queue; other
+    // threads reach it only through perform/performAndWait, which run on that queue.
+
+    /// Which queue a context's work runs on.
+    public enum ConcurrencyType: Sendable {
+        /// The main queue; usable directly from the main thread.
+        case mainQueue
+        /// A private serial queue of the context's own.
+        case privateQueue
+    }
+
+    public let concurrencyType: ConcurrencyType
+    /// The coordinator whose stores the context fetches from and saves to.
+    public var persistentStoreCoordinator: PersistentStoreCoordinator?
+    /// A name for debugging.
+    public var name: String?
+    /// Whether a fetch includes objects inserted, changed or deleted in this context but
+    /// not yet saved, by default (each request can override it).
+    public var defaultIncludesPendingChanges = true
+
+    /// The last store error met while firing a fault or loading a relationship: those
+    /// accessors cannot throw, so the object reads as deleted (or the relationship as
+    /// empty) and the error is kept here.
+    public internal(set) var lastFaultError: CoreDataError?
+
+    let queue: DispatchQueue
+    /// Marks the main queue, which the main actor also runs on.
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    // MARK: - Object graph state (queue-confined)
+
+    /// Every registered object, unretained: objects unregister themselves in `deinit`.
+    var registry: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
+    var inserted: Set<ManagedObject> = []
+    var updated: Set<ManagedObject> = []
+    var deleted: Set<ManagedObject> = []
+    /// Deleted objects whose delete rules have not run yet.
+    var pendingDeletes: [ManagedObject] = []
+    /// Managed object classes by entity, resolved once.
+    var classCache: [ObjectIdentifier: ManagedObject.Type] = [:]
+
+    /// Creates a context; set `persistentStoreCoordinator` before using it.
+    public init(concurrencyType: ConcurrencyType) {
+        self.concurrencyType = concurrencyType
+        switch concurrencyType {
+        case .mainQueue:
+            queue = .main
+            _ = Self.mainQueueKey
+        case .privateQueue: queue = DispatchQueue(label: "OpenCoreData.ManagedObjectContext")
+        }
+        if concurrencyType == .privateQueue { queue.setSpecific(key: queueKey, value: ObjectIdentifier(self)) }
+    }
+
+    deinit {
+        for reference in registry.values { reference.takeUnretainedValue().context = nil }
+        registry.removeAll()
+    }
+
+    // MARK: - Running on the context's queue
+
+    /// Whether the caller already runs on this context's queue.
+    var isOnQueue: Bool {
+        if concurrencyType == .mainQueue {
+            return Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainQueueKey) == true
+        }
+        return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+    }
+
+    /// Runs `block` on the context's queue and waits for it, returning its value and
+    /// rethrowing its error. Runs inline when already on the queue.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if isOnQueue { return try block() }
+        return try queue.sync(execute: block)
+    }
+
+    /// Schedules `block` on the context's queue and returns at once.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async(execute: block)
+    }
+
+    /// Runs `block` on the context's queue and returns its value when it completes.
+    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try block() })
+            }
+        }
+    }
+
+    // MARK: - Registered objects
+
+    /// Every object registered in the context.
+    public var registeredObjects: Set<ManagedObject> {
+        Set(registry.values.map { $0.takeUnretainedValue() })
+    }
+
+    /// The registered object with `id`, or nil (never fetches).
+    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
+        registry[id]?.takeUnretainedValue()
+    }
+
+    func register(_ object: ManagedObject) {
+        object.context = self
+        registry[object.objectID] = Unmanaged.passUnretained(object)
+    }
+
+    func unregister(_ id: ManagedObjectID) {
+        registry.removeValue(forKey: id)
+    }
+
+    var coordinator: PersistentStoreCoordinator {
+        guard let persistentStoreCoordinator else {
+            preconditionFailure("ManagedObjectContext: set persistentStoreCoordinator before fetching or saving.")
+        }
+        return persistentStoreCoordinator
+    }
+
+    /// The class that represents `entity`'s objects.
+    func objectClass(for entity: EntityDescription) -> ManagedObject.Type {
+        if let known = classCache[ObjectIdentifier(entity)] { return known }
+        let resolved = ManagedObjectClasses.resolve(entity)
+        classCache[ObjectIdentifier(entity)] = resolved
+        return resolved
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+extension ManagedObject {
+    /// Loads the values of a fault before they are read or written.
+    @inline(__always)
+    func willAccessValues() {
+        if faulted { fireFault() }
+    }
+
+    private func fireFault() {
+        guard let context else {
+            preconditionFailure("ManagedObject: \(entity.name) \(objectID) is a fault whose context is gone (reset or deallocated); fetch it again from a live context.")
+        }
+        context.fulfillFault(self)
+    }
+
+    /// Takes the stored values as the object's own (firing the fault).
+    func adopt(_ snapshot: RowSnapshot) {
+        committed = snapshot
+        values = snapshot.values
+        faulted = false
+        awakeFromFetch()
+    }
+
+    /// The row behind this fault was deleted elsewhere: read as deleted, with empty values
+    /// (Core Data's `shouldDeleteInaccessibleFaults`).
+    func becomeInaccessible() {
+        isInaccessible = true
+        values = ContiguousArray(repeating: nil, count: entity.slots.properties.count)
+        faulted = false
+    }
+
+    /// Drops the loaded values so the next access reloads them.
+    func turnIntoFault(keepingSnapshot: Bool) {
+        if !keepingSnapshot { committed = nil }
+        values = []
+        toMany.removeAll()
+        changedSlots.removeAll()
+        faulted = true
+    }
+}

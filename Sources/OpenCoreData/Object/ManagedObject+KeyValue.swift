@@ -1,0 +1,152 @@
+import Foundation
+
+extension ManagedObject {
+    // MARK: - Reading
+
+    /// The value of an attribute (as its Swift type), a to-one relationship
+    /// (`ManagedObject?`), a to-many relationship (`Set<ManagedObject>`) or an ordered
+    /// one (`[ManagedObject]`).
+    ///
+    /// An unknown key is a programmer error and traps with a message naming the entity.
+    public func value(forKey key: String) -> Any? {
+        value(atSlot: slot(forKey: key))
+    }
+
+    /// Follows a dotted path through to-one relationships ("parent.title"); a to-many
+    /// step collects the values of every related object into a set.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        var current: Any? = self
+        for component in keyPath.split(separator: ".", omittingEmptySubsequences: false) {
+            switch current {
+            case let object as ManagedObject:
+                current = object.value(forKey: String(component))
+            case let objects as Set<ManagedObject>:
+                current = Set(objects.compactMap { $0.value(forKey: String(component)) as? AnyHashable })
+            case let objects as [ManagedObject]:
+                current = objects.map { $0.value(forKey: String(component)) as Any }
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// The value of the property in `slot`, firing the fault if needed.
+    func value(atSlot slot: Int) -> Any? {
+        willAccessValues()
+        guard let relationship = entity.slots.relationships[slot] else { return values[slot] }
+        if relationship.isToMany {
+            let objects = relatedObjectIDs(atSlot: slot).ordered.compactMap { context?.object(with: $0) }
+            return relationship.isOrdered ? objects : Set(objects) as Any
+        }
+        guard let id = values[slot] as? ManagedObjectID else { return nil }
+        return context?.object(with: id)
+    }
+
+    /// The raw stored value of an attribute, or the `ManagedObjectID` of a to-one
+    /// relationship, without inverse maintenance (for subclasses' accessors).
+    public func primitiveValue(forKey key: String) -> Any? {
+        let slot = slot(forKey: key)
+        willAccessValues()
+        return values[slot]
+    }
+
+    // MARK: - Writing
+
+    /// Sets an attribute or relationship. Numbers convert to the attribute's type when the
+    /// conversion is exact; anything else is kept as given and reported as a validation
+    /// error by `save()`, never silently changed. Relationships keep their inverse in step.
+    public func setValue(_ value: Any?, forKey key: String) {
+        let slot = slot(forKey: key)
+        if let relationship = entity.slots.relationships[slot] {
+            setRelationship(value, atSlot: slot, relationship)
+        } else {
+            setAttribute(value, atSlot: slot)
+        }
+    }
+
+    /// Sets an attribute's stored value without inverse maintenance (for accessors).
+    public func setPrimitiveValue(_ value: Any?, forKey key: String) {
+        let slot = slot(forKey: key)
+        if entity.slots.relationships[slot] != nil {
+            willAccessValues()
+            values[slot] = value
+            didChange(slot: slot)
+        } else {
+            setAttribute(value, atSlot: slot)
+        }
+    }
+
+    func setAttribute(_ value: Any?, atSlot slot: Int) {
+        willAccessValues()
+        let attribute = entity.slots.attributes[slot]!
+        let canonical = attribute.canonicalValue(value)
+        if ValueEquality.same(values[slot], canonical) { return }
+        values[slot] = canonical
+        didChange(slot: slot)
+    }
+
+    /// Records a change to `slot` and tells the context.
+    func didChange(slot: Int) {
+        changedSlots.insert(slot)
+        context?.objectDidChange(self)
+    }
+
+    // MARK: - Changes
+
+    /// The properties changed since the last save, with their new values (`NSNull` for nil).
+    public func changedValues() -> [String: Any] {
+        var result: [String: Any] = [:]
+        for slot in changedSlots {
+            result[entity.slots.properties[slot].name] = value(atSlot: slot) ?? NSNull()
+        }
+        return result
+    }
+
+    /// The values last saved (or fetched), for `keys` or for every property when nil.
+    /// A new object has none.
+    public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        guard !objectID.isTemporaryID else { return [:] }
+        willAccessValues()
+        let slots = keys.map { $0.map { slot(forKey: $0) } } ?? Array(entity.slots.properties.indices)
+        var result: [String: Any] = [:]
+        for slot in slots {
+            let name = entity.slots.properties[slot].name
+            if let relationship = entity.slots.relationships[slot], relationship.isToMany {
+                let ids = (try? context?.storedRelatedIDs(of: self, relationship: relationship)) ?? []
+                let objects = ids.compactMap { context?.object(with: $0) }
+                result[name] = relationship.isOrdered ? objects : Set(objects) as Any
+            } else if let relationship = entity.slots.relationships[slot] {
+                _ = relationship
+                let id = committed?.values[slot] as? ManagedObjectID
+                result[name] = id.flatMap { context?.object(with: $0) } ?? NSNull()
+            } else {
+                result[name] = committed?.values[slot] ?? NSNull()
+            }
+        }
+        return result
+    }
+
+    // MARK: - Keys
+
+    /// The slot of `key`; an unknown key traps, naming the entity and its properties.
+    func slot(forKey key: String) -> Int {
+        guard let slot = entity.slots.slotByName[key] else {
+            let known = entity.slots.properties.map(\.name).sorted().joined(separator: ", ")
+            preconditionFailure("ManagedObject: entity '\(entity.name)' has no property '\(key)'. Known properties: \(known). Fix the key, or add the property to the model.")
+        }
+        return slot
+    }
+}
+
+/// Equality over the values managed objects hold (Any?), for change detection.
+enum ValueEquality {
+    static func same(_ lhs: Any?, _ rhs: Any?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): return true
+        case (nil, _), (_, nil): return false
+        case let (a as AnyHashable, b as AnyHashable): return a == b
+        default: return false
+        }
+    }
+}

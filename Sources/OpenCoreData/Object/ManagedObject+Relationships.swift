@@ -1,0 +1,158 @@
+import Foundation
+
+extension ManagedObject {
+    // MARK: - Reading relationships
+
+    /// The IDs in a to-many relationship, loading them from the store the first time.
+    func relatedObjectIDs(atSlot slot: Int) -> RelatedObjects {
+        willAccessValues()
+        if let loaded = toMany[slot] { return loaded }
+        var loaded = RelatedObjects()
+        if !objectID.isTemporaryID, let context, let relationship = entity.slots.relationships[slot] {
+            loaded = RelatedObjects(context.loadRelatedIDs(of: self, relationship: relationship))
+        }
+        toMany[slot] = loaded
+        return loaded
+    }
+
+    /// The ID a to-one relationship points at.
+    func toOneID(atSlot slot: Int) -> ManagedObjectID? {
+        willAccessValues()
+        return values[slot] as? ManagedObjectID
+    }
+
+    // MARK: - Setting with inverse maintenance
+
+    func setRelationship(_ value: Any?, atSlot slot: Int, _ relationship: RelationshipDescription) {
+        if relationship.isToMany {
+            let objects: [ManagedObject]
+            switch value {
+            case nil: objects = []
+            case let set as Set<ManagedObject>: objects = Array(set)
+            case let array as [ManagedObject]: objects = array
+            case let other?:
+                preconditionFailure("ManagedObject: '\(entity.name).\(relationship.name)' is to-many; set it to a Set<ManagedObject> or [ManagedObject], not \(type(of: other)).")
+            }
+            replaceToMany(atSlot: slot, relationship, with: objects)
+        } else {
+            guard value == nil || value is ManagedObject else {
+                preconditionFailure("ManagedObject: '\(entity.name).\(relationship.name)' is to-one; set it to a ManagedObject or nil, not \(type(of: value!)).")
+            }
+            setToOne(value as? ManagedObject, atSlot: slot, relationship)
+        }
+    }
+
+    func setToOne(_ newObject: ManagedObject?, atSlot slot: Int, _ relationship: RelationshipDescription) {
+        if let newObject { checkRelatable(newObject, relationship) }
+        let oldID = toOneID(atSlot: slot)
+        guard oldID != newObject?.objectID else { return }
+        primitiveSetToOne(newObject?.objectID, atSlot: slot)
+        guard let inverse = relationship.inverseRelationship else { return }
+        if let oldID, let old = context?.object(with: oldID) {
+            old.primitiveUnlink(self, via: inverse)
+        }
+        if let newObject { newObject.link(self, via: inverse, inverseOf: relationship) }
+    }
+
+    func replaceToMany(atSlot slot: Int, _ relationship: RelationshipDescription, with objects: [ManagedObject]) {
+        let current = relatedObjectIDs(atSlot: slot)
+        let wanted = Set(objects.map(\.objectID))
+        for id in current.ordered where !wanted.contains(id) {
+            if let object = context?.object(with: id) { removeRelated(object, atSlot: slot, relationship) }
+        }
+        for (index, object) in objects.enumerated() {
+            addRelated(object, atSlot: slot, relationship, at: relationship.isOrdered ? index : nil)
+        }
+        if relationship.isOrdered { reorder(atSlot: slot, to: objects.map(\.objectID)) }
+    }
+
+    /// Adds `object` to the to-many relationship in `slot` and updates the inverse.
+    func addRelated(_ object: ManagedObject, atSlot slot: Int, _ relationship: RelationshipDescription, at index: Int? = nil) {
+        checkRelatable(object, relationship)
+        guard !relatedObjectIDs(atSlot: slot).contains(object.objectID) else { return }
+        toMany[slot]!.insert(object.objectID, at: index)
+        didChange(slot: slot)
+        if let inverse = relationship.inverseRelationship {
+            object.link(self, via: inverse, inverseOf: relationship)
+        }
+    }
+
+    /// Removes `object` from the to-many relationship in `slot` and updates the inverse.
+    func removeRelated(_ object: ManagedObject, atSlot slot: Int, _ relationship: RelationshipDescription) {
+        guard relatedObjectIDs(atSlot: slot).contains(object.objectID) else { return }
+        toMany[slot]!.remove(object.objectID)
+        didChange(slot: slot)
+        if let inverse = relationship.inverseRelationship { object.primitiveUnlink(self, via: inverse) }
+    }
+
+    func reorder(atSlot slot: Int, to order: [ManagedObjectID]) {
+        guard relatedObjectIDs(atSlot: slot).ordered != order else { return }
+        toMany[slot] = RelatedObjects(order)
+        didChange(slot: slot)
+    }
+
+    // MARK: - One side only (the inverse half of a change)
+
+    /// Makes `self.inverse` include `other`, detaching `self` from its previous
+    /// partner when `inverse` is to-one (so the other side of that link stays consistent).
+    func link(_ other: ManagedObject, via inverse: RelationshipDescription, inverseOf relationship: RelationshipDescription) {
+        let slot = self.slot(forKey: inverse.name)
+        if inverse.isToMany {
+            guard !relatedObjectIDs(atSlot: slot).contains(other.objectID) else { return }
+            toMany[slot]!.insert(other.objectID)
+            didChange(slot: slot)
+        } else {
+            let previousID = toOneID(atSlot: slot)
+            guard previousID != other.objectID else { return }
+            if let previousID, let previous = context?.object(with: previousID) {
+                previous.primitiveUnlink(self, via: relationship)
+            }
+            primitiveSetToOne(other.objectID, atSlot: slot)
+        }
+    }
+
+    /// Removes `other` from `self.inverse` without touching `other`.
+    func primitiveUnlink(_ other: ManagedObject, via inverse: RelationshipDescription) {
+        let slot = self.slot(forKey: inverse.name)
+        if inverse.isToMany {
+            guard relatedObjectIDs(atSlot: slot).contains(other.objectID) else { return }
+            toMany[slot]!.remove(other.objectID)
+            didChange(slot: slot)
+        } else if toOneID(atSlot: slot) == other.objectID {
+            primitiveSetToOne(nil, atSlot: slot)
+        }
+    }
+
+    func primitiveSetToOne(_ id: ManagedObjectID?, atSlot slot: Int) {
+        willAccessValues()
+        values[slot] = id
+        didChange(slot: slot)
+    }
+
+    private func checkRelatable(_ object: ManagedObject, _ relationship: RelationshipDescription) {
+        precondition(object.context === context, "ManagedObject: cannot relate objects from different contexts ('\(entity.name).\(relationship.name)' → \(object.entity.name)). Fetch the object in this context with object(with: objectID) first.")
+        if let destination = relationship.destinationEntity {
+            precondition(object.entity.isKindOf(entity: destination), "ManagedObject: '\(entity.name).\(relationship.name)' holds \(destination.name) objects, not \(object.entity.name).")
+        }
+    }
+
+    // MARK: - Mutable proxies
+
+    /// A live, editable view of a to-many relationship; edits maintain inverses.
+    public func mutableSetValue(forKey key: String) -> MutableRelationshipSet {
+        let slot = slot(forKey: key)
+        guard let relationship = entity.slots.relationships[slot], relationship.isToMany else {
+            preconditionFailure("ManagedObject: '\(entity.name).\(key)' is not a to-many relationship.")
+        }
+        return MutableRelationshipSet(owner: self, slot: slot, relationship: relationship)
+    }
+
+    /// A live, editable, ordered view of an ordered to-many relationship.
+    public func mutableOrderedSetValue(forKey key: String) -> MutableOrderedRelationship {
+        let slot = slot(forKey: key)
+        guard let relationship = entity.slots.relationships[slot], relationship.isToMany else {
+            preconditionFailure("ManagedObject: '\(entity.name).\(key)' is not a to-many relationship.")
+        }
+        return MutableOrderedRelationship(owner: self, slot: slot, relationship: relationship)
+    }
+}

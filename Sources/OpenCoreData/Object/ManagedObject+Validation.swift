@@ -1,0 +1,76 @@
+import Foundation
+
+extension ManagedObject {
+    /// Fails when a deny-rule relationship still holds objects that are not deleted too.
+    func validateDenyRules() throws {
+        var errors: [CoreDataError] = []
+        for slot in entity.slots.toOneSlots + entity.slots.toManySlots {
+            let relationship = entity.slots.relationships[slot]!
+            guard relationship.deleteRule == .deny else { continue }
+            let related = relatedIDs(atSlot: slot, relationship).filter { id in
+                !(context?.registeredObject(for: id)?.isPendingDelete ?? false)
+            }
+            if !related.isEmpty {
+                errors.append(CoreDataError(.validationRelationshipDeniedDelete,
+                    "\(entity.name).\(relationship.name) denies deleting this object while it holds \(related.count) object(s).",
+                    objectID: objectID, key: relationship.name))
+            }
+        }
+        try CoreDataError.throwCombined(errors)
+    }
+
+    /// Validates every attribute and relationship count.
+    public func validatePropertyValues() throws {
+        willAccessValues()
+        var errors: [CoreDataError] = []
+        let slots = entity.slots
+        for slot in slots.attributeSlots {
+            let attribute = slots.attributes[slot]!
+            for var error in attribute.validationErrors(for: values[slot]) {
+                error.objectID = objectID
+                errors.append(error)
+            }
+        }
+        for slot in slots.toOneSlots {
+            let relationship = slots.relationships[slot]!
+            if !relationship.isOptional && values[slot] == nil {
+                errors.append(CoreDataError(.validationMissingMandatoryProperty,
+                    "\(entity.name).\(relationship.name) is required.", objectID: objectID, key: relationship.name))
+            }
+        }
+        for slot in slots.toManySlots {
+            let relationship = slots.relationships[slot]!
+            let count = relatedObjectIDs(atSlot: slot).count
+            let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+            if count < minimum && !(relationship.isOptional && count == 0) {
+                errors.append(CoreDataError(.validationRelationshipLacksMinimumCount,
+                    "\(entity.name).\(relationship.name) has \(count) object(s), at least \(minimum) required.",
+                    objectID: objectID, key: relationship.name))
+            }
+            if relationship.maxCount > 0 && count > relationship.maxCount {
+                errors.append(CoreDataError(.validationRelationshipExceedsMaximumCount,
+                    "\(entity.name).\(relationship.name) has \(count) object(s), at most \(relationship.maxCount) allowed.",
+                    objectID: objectID, key: relationship.name))
+            }
+        }
+        try CoreDataError.throwCombined(errors)
+    }
+
+    private func relatedIDs(atSlot slot: Int, _ relationship: RelationshipDescription) -> [ManagedObjectID] {
+        if relationship.isToMany { return relatedObjectIDs(atSlot: slot).ordered }
+        return toOneID(atSlot: slot).map { [$0] } ?? []
+    }
+}
+
+extension CoreDataError {
+    /// Throws nothing for no errors, the error itself for one, and a
+    /// `.validationMultipleErrors` error carrying all of them for several.
+    static func throwCombined(_ errors: [CoreDataError]) throws {
+        let flat = errors.flatMap { $0.code == .validationMultipleErrors ? $0.underlyingErrors : [$0] }
+        if flat.isEmpty { return }
+        if flat.count == 1 { throw flat[0] }
+        throw CoreDataError(.validationMultipleErrors,
+            "\(flat.count) validation errors: " + flat.map(\.message).joined(separator: " "),
+            underlyingErrors: flat)
+    }
+}

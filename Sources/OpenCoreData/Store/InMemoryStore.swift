@@ -1,0 +1,193 @@
+import Foundation
+
+/// A store that keeps rows in memory only, with the SQLite store's semantics: the same
+/// snapshots, primary keys, relationship storage and atomic saves.
+final class InMemoryStore: StoreBackend {
+    let identifier = UUID().uuidString
+    var metadata: [String: any Sendable] { ["NSStoreType": "InMemory", "NSStoreUUID": identifier] }
+    let model: ManagedObjectModel
+    private(set) var rows: [ManagedObjectID: RowSnapshot] = [:]
+    /// Members of to-many relationships stored on their own (many-to-many, ordered), by owner.
+    private var members: [MemberKey: [ManagedObjectID]] = [:]
+    /// Positions of objects in ordered one-to-many relationships.
+    private var positions: [MemberKey: Int] = [:]
+    private var lastKey: [ObjectIdentifier: Int64] = [:]
+
+    struct MemberKey: Hashable {
+        let relationship: ObjectIdentifier
+        let object: ManagedObjectID
+    }
+
+    init(model: ManagedObjectModel) {
+        self.model = model
+    }
+
+    func close() {}
+
+    // MARK: - Reading
+
+    func fetch(_ query: StoreFetch) throws -> [FetchedRow] {
+        var matches = rows.filter { query.entityNumbers.contains($0.key.entity.slots.number) }
+            .map { StoredRow(store: self, id: $0.key, snapshot: $0.value) }
+            .sorted { ($0.id.primaryKey ?? 0) < ($1.id.primaryKey ?? 0) }
+        if let predicate = query.predicate {
+            matches = try matches.filter { try predicate.evaluateThrowing(with: $0) }
+        }
+        if !query.sortDescriptors.isEmpty {
+            matches = try CDSortDescriptor.sorted(matches, by: query.sortDescriptors)
+        }
+        if query.offset > 0 { matches = Array(matches.dropFirst(query.offset)) }
+        if query.limit > 0 { matches = Array(matches.prefix(query.limit)) }
+        return matches.map { FetchedRow(id: $0.id, snapshot: query.includesValues ? $0.snapshot : nil) }
+    }
+
+    func count(_ query: StoreFetch) throws -> Int { try fetch(query).count }
+
+    func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? { rows[id] }
+
+    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        if relationship.isManyToMany {
+            return members[MemberKey(relationship: ObjectIdentifier(relationship), object: id)] ?? []
+        }
+        guard let inverse = relationship.inverseRelationship, let owner = inverse.entity else { return [] }
+        var found = rows.compactMap { row -> ManagedObjectID? in
+            guard row.key.entity.isKindOf(entity: owner),
+                  let slot = row.key.entity.slots.slotByName[inverse.name],
+                  row.value.values[slot] as? ManagedObjectID == id else { return nil }
+            return row.key
+        }.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
+        if relationship.isOrdered {
+            let key = ObjectIdentifier(relationship)
+            found.sort { (positions[MemberKey(relationship: key, object: $0)] ?? 0) < (positions[MemberKey(relationship: key, object: $1)] ?? 0) }
+        }
+        return found
+    }
+
+    // MARK: - Writing
+
+    func save(_ request: SaveRequest) throws -> [ManagedObjectID: ManagedObjectID] {
+        // Work on copies so that a failure leaves the store as it was.
+        var newRows = rows
+        var newMembers = members
+        var newPositions = positions
+        let savedKeys = lastKey
+        do {
+            let map = try obtainPermanentIDs(for: request.inserts.map(\.id))
+            func permanent(_ id: ManagedObjectID) -> ManagedObjectID { map[id] ?? id }
+            for row in request.inserts { newRows[permanent(row.id)] = stored(row, version: 1, map: map) }
+            for row in request.updates {
+                guard newRows[row.id] != nil else {
+                    throw CoreDataError(.objectNotFound, "\(row.id.entity.name) \(row.id) no longer exists in the store.", objectID: row.id)
+                }
+                newRows[row.id] = stored(row, version: row.version + 1, map: map)
+            }
+            do {
+                try checkUniqueness(of: request.inserts.map { permanent($0.id) } + request.updates.map(\.id), in: newRows)
+            } catch let error as CoreDataError {
+                throw error.withTemporaryIDs(map)
+            }
+            for change in request.toManyChanges {
+                let owner = permanent(change.owner)
+                let list = change.members.map(permanent)
+                let key = ObjectIdentifier(change.relationship)
+                if change.relationship.isManyToMany {
+                    let old = newMembers[MemberKey(relationship: key, object: owner)] ?? []
+                    newMembers[MemberKey(relationship: key, object: owner)] = list
+                    if let inverse = change.relationship.inverseRelationship {
+                        let inverseKey = ObjectIdentifier(inverse)
+                        for removed in Set(old).subtracting(list) {
+                            newMembers[MemberKey(relationship: inverseKey, object: removed)]?.removeAll { $0 == owner }
+                        }
+                        for added in list where !old.contains(added) {
+                            let memberKey = MemberKey(relationship: inverseKey, object: added)
+                            if !(newMembers[memberKey] ?? []).contains(owner) { newMembers[memberKey, default: []].append(owner) }
+                        }
+                    }
+                } else {
+                    for (position, member) in list.enumerated() { newPositions[MemberKey(relationship: key, object: member)] = position }
+                }
+            }
+            for id in request.deletes {
+                newRows[id] = nil
+                newMembers = newMembers.filter { $0.key.object != id }.mapValues { $0.filter { $0 != id } }
+            }
+            rows = newRows
+            members = newMembers
+            positions = newPositions
+            return map
+        } catch {
+            lastKey = savedKeys
+            throw error
+        }
+    }
+
+    func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
+        var map: [ManagedObjectID: ManagedObjectID] = [:]
+        for id in ids where id.isTemporaryID {
+            let root = ObjectIdentifier(id.entity.rootEntity)
+            let key = (lastKey[root] ?? 0) + 1
+            lastKey[root] = key
+            map[id] = ManagedObjectID(entity: id.entity, storeIdentifier: identifier, primaryKey: key)
+        }
+        return map
+    }
+
+    private func stored(_ row: SaveRequest.Row, version: Int64, map: [ManagedObjectID: ManagedObjectID]) -> RowSnapshot {
+        let slots = row.id.entity.slots
+        var values = row.values
+        for slot in values.indices {
+            if slots.properties[slot].isTransient || slots.relationships[slot]?.isToMany == true {
+                values[slot] = nil
+            } else if let related = values[slot] as? ManagedObjectID {
+                values[slot] = map[related] ?? related
+            }
+        }
+        return RowSnapshot(values: values, version: version)
+    }
+
+    /// Enforces the model's uniqueness constraints, as the SQLite store's unique indexes do.
+    private func checkUniqueness(of ids: [ManagedObjectID], in rows: [ManagedObjectID: RowSnapshot]) throws {
+        var constrainedEntities: [ObjectIdentifier: EntityDescription] = [:]
+        for id in ids {
+            var entity: EntityDescription? = id.entity
+            while let current = entity {
+                if !current.uniquenessConstraints.isEmpty { constrainedEntities[ObjectIdentifier(current)] = current }
+                entity = current.superentity
+            }
+        }
+        let saved = Set(ids)
+        for constrained in constrainedEntities.values {
+            for constraint in constrained.uniquenessConstraints {
+                var seen: [[String]: ManagedObjectID] = [:]
+                for (id, row) in rows where id.entity.isKindOf(entity: constrained) {
+                    let key = constraint.map { name in
+                        id.entity.slots.slotByName[name].flatMap { row.values[$0] }.map { String(describing: $0) } ?? "\u{0}nil"
+                    }
+                    if let other = seen[key], saved.contains(id) || saved.contains(other) {
+                        let culprit = saved.contains(id) ? id : other
+                        throw CoreDataError(.constraintViolation,
+                            "Saving \(culprit.entity.name) \(culprit) violates the uniqueness constraint (\(constraint.joined(separator: ", "))) of \(constrained.name): another object has the same values.",
+                            objectID: culprit, key: constraint.joined(separator: ","))
+                    }
+                    seen[key] = id
+                }
+            }
+        }
+    }
+}
+
+/// A stored row seen through key-value coding, for predicates and sorting in memory.
+struct StoredRow: KeyValueCoding {
+    let store: InMemoryStore
+    let id: ManagedObjectID
+    let snapshot: RowSnapshot
+
+    func value(forKey key: String) -> Any? {
+        guard let slot = id.entity.slots.slotByName[key] else { return nil }
+        if let related = snapshot.values[slot] as? ManagedObjectID {
+            guard let row = store.rows[related] else { return nil }
+            return StoredRow(store: store, id: related, snapshot: row)
+        }
+        return snapshot.values[slot]
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// A store added to a coordinator: a SQLite file or an in-memory store.
+public final class PersistentStore: @unchecked Sendable {
+    // @unchecked Sendable: immutable after init; `backend` is only used under the
+    // coordinator's lock.
+
+    /// The kind of store.
+    public let type: PersistentStoreType
+    /// The store file, for file-based stores.
+    public let url: URL?
+    /// The model configuration whose entities this store holds (nil: all of them).
+    public let configurationName: String?
+    /// The store's unique identifier (`NSStoreUUID`), part of every object ID URI.
+    public let identifier: String
+    /// The store's metadata (`NSStoreType`, `NSStoreUUID`, `NSStoreModelVersionHashes`…).
+    public let metadata: [String: any Sendable]
+
+    let backend: any StoreBackend
+    private let entityNumbers: Set<Int>
+
+    init(type: PersistentStoreType, url: URL?, model: ManagedObjectModel, configurationName: String?, backend: any StoreBackend) {
+        self.type = type
+        self.url = url
+        self.configurationName = configurationName
+        self.backend = backend
+        identifier = backend.identifier
+        metadata = backend.metadata
+        entityNumbers = Set(model.entities(forConfigurationName: configurationName).map { $0.slots.number })
+    }
+
+    func holds(_ entity: EntityDescription) -> Bool { entityNumbers.contains(entity.slots.number) }
+
+    func fetch(_ query: StoreFetch) throws -> [FetchedRow] { try backend.fetch(query) }
+    func count(_ query: StoreFetch) throws -> Int { try backend.count(query) }
+    func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? { try backend.snapshot(for: id) }
+    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        try backend.relatedIDs(of: id, relationship: relationship)
+    }
+    func save(_ request: SaveRequest) throws -> [ManagedObjectID: ManagedObjectID] { try backend.save(request) }
+    func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
+        try backend.obtainPermanentIDs(for: ids)
+    }
+    func close() { backend.close() }
+}
+
+/// What a store implementation provides. Calls are serialised by the coordinator.
+protocol StoreBackend: AnyObject {
+    var identifier: String { get }
+    var metadata: [String: any Sendable] { get }
+    /// Rows matching the query, with values unless `includesValues` is false.
+    func fetch(_ query: StoreFetch) throws -> [FetchedRow]
+    func count(_ query: StoreFetch) throws -> Int
+    /// The stored values of one object, or nil when its row does not exist.
+    func snapshot(for id: ManagedObjectID) throws -> RowSnapshot?
+    /// The IDs a to-many relationship of `id` holds, in order for ordered ones.
+    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID]
+    /// Applies a save atomically; returns permanent IDs for temporary ones.
+    func save(_ request: SaveRequest) throws -> [ManagedObjectID: ManagedObjectID]
+    func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID]
+    func close()
+}

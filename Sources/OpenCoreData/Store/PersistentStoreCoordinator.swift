@@ -1,0 +1,135 @@
+import Foundation
+
+/// Connects contexts to stores: one model, one or more persistent stores, a row cache.
+///
+/// Several contexts may share a coordinator from any threads: it serialises every store
+/// access with its own lock.
+public final class PersistentStoreCoordinator: @unchecked Sendable {
+    // @unchecked Sendable: every mutable property is read and written under `lock`.
+
+    /// The model every store and context of this coordinator uses.
+    public let managedObjectModel: ManagedObjectModel
+    private let lock = NSLock()
+    private var stores: [PersistentStore] = []
+    private var rowCache = RowCache()
+
+    /// Creates a coordinator for `model`. The model is validated and frozen when the
+    /// first store is added.
+    public init(managedObjectModel model: ManagedObjectModel) {
+        managedObjectModel = model
+    }
+
+    /// The stores added so far.
+    public var persistentStores: [PersistentStore] { lock.withLock { stores } }
+
+    /// Opens (or creates) a store and adds it.
+    ///
+    /// - Parameters:
+    ///   - type: `.sqlite` (the default store) or `.inMemory`.
+    ///   - configuration: a configuration name of the model, or nil for all entities.
+    ///   - url: the store file (ignored by the in-memory store).
+    ///   - options: store options (none are needed today).
+    /// - Throws: `.invalidModel`, `.incompatibleModel`, `.notAStore`, `.storeCorrupt`,
+    ///   `.storeOpenFailed`; nothing is written to an existing file that fails to open.
+    @discardableResult
+    public func addPersistentStore(
+        type: PersistentStoreType,
+        configuration: String? = nil,
+        at url: URL? = nil,
+        options: [String: any Sendable]? = nil
+    ) throws -> PersistentStore {
+        try managedObjectModel.freeze()
+        let backend: any StoreBackend
+        switch type {
+        case .sqlite:
+            guard let url, url.isFileURL else { throw CoreDataError(.storeOpenFailed, "A SQLite store needs a file URL.") }
+            backend = try SQLiteStore(model: managedObjectModel, url: url)
+        case .inMemory:
+            backend = InMemoryStore(model: managedObjectModel)
+        default:
+            throw CoreDataError(.storeInvalidType, "Unknown store type '\(type.rawValue)'.")
+        }
+        let store = PersistentStore(type: type, url: url, model: managedObjectModel, configurationName: configuration, backend: backend)
+        lock.withLock { stores.append(store) }
+        return store
+    }
+
+    /// Removes a store; its objects can no longer be fetched or saved.
+    public func remove(_ store: PersistentStore) {
+        lock.withLock {
+            stores.removeAll { $0 === store }
+            rowCache.removeAll()
+            store.close()
+        }
+    }
+
+    // MARK: - Routing
+
+    private func store(for entity: EntityDescription) throws -> PersistentStore {
+        guard let store = stores.first(where: { $0.holds(entity) }) else {
+            throw CoreDataError(.storeOperationFailed, "No persistent store holds entity '\(entity.name)'. Add a store first.")
+        }
+        return store
+    }
+
+    private func store(for id: ManagedObjectID) throws -> PersistentStore {
+        if let identifier = id.storeIdentifier, let store = stores.first(where: { $0.identifier == identifier }) { return store }
+        return try store(for: id.entity)
+    }
+
+    // MARK: - Store access (each under the lock)
+
+    func fetch(_ query: StoreFetch) throws -> [FetchedRow] {
+        try lock.withLock {
+            let rows = try store(for: query.entity).fetch(query)
+            if query.includesValues { rowCache.insert(rows) }
+            return rows
+        }
+    }
+
+    func count(_ query: StoreFetch) throws -> Int {
+        try lock.withLock { try store(for: query.entity).count(query) }
+    }
+
+    /// The stored values of one object: from the row cache when there, else from the store.
+    func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
+        try lock.withLock {
+            if let cached = rowCache[id] { return cached }
+            let snapshot = try store(for: id).snapshot(for: id)
+            if let snapshot { rowCache[id] = snapshot }
+            return snapshot
+        }
+    }
+
+    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        try lock.withLock { try store(for: id).relatedIDs(of: id, relationship: relationship) }
+    }
+
+    /// Writes `request` in one transaction; returns the permanent IDs of inserted objects.
+    func save(_ request: SaveRequest) throws -> [ManagedObjectID: ManagedObjectID] {
+        try lock.withLock {
+            guard let first = request.inserts.first?.id ?? request.updates.first?.id ?? request.deletes.first ?? request.toManyChanges.first?.owner else { return [:] }
+            let store = try store(for: first)
+            let map = try store.save(request)
+            rowCache.didSave(request, permanentIDs: map)
+            return map
+        }
+    }
+
+    func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
+        try lock.withLock {
+            guard let first = ids.first else { return [:] }
+            return try store(for: first.entity).obtainPermanentIDs(for: ids)
+        }
+    }
+}
+
+/// Which kind of persistent store to add.
+public struct PersistentStoreType: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// A SQLite file in Core Data's format (the default store).
+    public static let sqlite = PersistentStoreType(rawValue: "SQLite")
+    /// A store that lives in memory only, with the same semantics.
+    public static let inMemory = PersistentStoreType(rawValue: "InMemory")
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Snapshots of recently read or saved rows, so that firing a fault again (in any
+/// context of the coordinator) needs no SQL. Bounded: when it grows past `capacity`
+/// it starts over, so walking a large store does not keep every row in memory.
+struct RowCache {
+    private var snapshots: [ManagedObjectID: RowSnapshot] = [:]
+    let capacity = 100_000
+
+    subscript(id: ManagedObjectID) -> RowSnapshot? {
+        get { snapshots[id] }
+        set {
+            if newValue != nil && snapshots.count >= capacity { snapshots.removeAll(keepingCapacity: true) }
+            snapshots[id] = newValue
+        }
+    }
+
+    mutating func insert(_ rows: [FetchedRow]) {
+        if snapshots.count + rows.count > capacity { snapshots.removeAll(keepingCapacity: true) }
+        for row in rows.prefix(capacity) {
+            if let snapshot = row.snapshot { snapshots[row.id] = snapshot }
+        }
+    }
+
+    mutating func removeAll() { snapshots.removeAll() }
+
+    /// Records what a save wrote: new snapshots for inserted and updated rows, none for deleted.
+    mutating func didSave(_ request: SaveRequest, permanentIDs map: [ManagedObjectID: ManagedObjectID]) {
+        for id in request.deletes { snapshots[id] = nil }
+        for row in request.inserts { store(row, version: 1, map: map) }
+        for row in request.updates { store(row, version: row.version + 1, map: map) }
+    }
+
+    private mutating func store(_ row: SaveRequest.Row, version: Int64, map: [ManagedObjectID: ManagedObjectID]) {
+        let id = map[row.id] ?? row.id
+        let slots = id.entity.slots
+        var values = row.values
+        for slot in values.indices {
+            if slots.properties[slot].isTransient || slots.relationships[slot]?.isToMany == true {
+                values[slot] = nil
+            } else if let related = values[slot] as? ManagedObjectID, let permanent = map[related] {
+                values[slot] = permanent
+            }
+        }
+        self[id] = RowSnapshot(values: values, version: version)
+    }
+}

@@ -1,0 +1,112 @@
+import CSQLite
+import Foundation
+
+/// One connection to a SQLite database file, with a cache of prepared statements.
+///
+/// Not thread-safe on purpose: it is opened with `SQLITE_OPEN_NOMUTEX` and the owning
+/// store serialises every use under its own lock, which avoids SQLite's per-call mutex
+/// (see <https://sqlite.org/threadsafe.html>).
+final class SQLiteConnection {
+    private(set) var handle: OpaquePointer?
+    let path: String
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens (creating if allowed) the database at `path`.
+    init(path: String, readOnly: Bool = false, create: Bool = true) throws {
+        self.path = path
+        var flags = SQLITE_OPEN_NOMUTEX
+        flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        var db: OpaquePointer?
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw CoreDataError(.storeOpenFailed, "Could not open the SQLite file at \(path): \(message).", sqliteResultCode: code)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit { close() }
+
+    /// Finalises every cached statement and closes the connection.
+    func close() {
+        for statement in statements.values { statement.finalize() }
+        statements.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    // MARK: - Executing
+
+    /// Runs one or more statements that take no parameters (schema, pragmas, transactions).
+    func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if code != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
+            sqlite3_free(errorMessage)
+            throw error(code, "\(message) (while running: \(sql.prefix(200)))")
+        }
+    }
+
+    /// A cached prepared statement for `sql`, reset and with its bindings cleared.
+    func cachedStatement(_ sql: String) throws -> SQLiteStatement {
+        if let statement = statements[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// A new prepared statement for `sql`, not cached (finalised when released).
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        var pointer: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+        guard code == SQLITE_OK, let pointer else {
+            throw error(code, "\(lastErrorMessage) (while preparing: \(sql.prefix(300)))")
+        }
+        return SQLiteStatement(pointer, connection: self)
+    }
+
+    /// The single value of the first row of `sql`, or nil.
+    func scalar(_ sql: String) throws -> SQLValue? {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return nil }
+        return statement.value(at: 0)
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    func error(_ code: Int32, _ message: String) -> CoreDataError {
+        let primary = code & 0xff
+        let kind: CoreDataError.Code
+        switch primary {
+        case SQLITE_NOTADB: kind = .notAStore
+        case SQLITE_CORRUPT: kind = .storeCorrupt
+        case SQLITE_CONSTRAINT: kind = .constraintViolation
+        default: kind = .sqliteError
+        }
+        return CoreDataError(kind, "SQLite error \(code): \(message)", sqliteResultCode: code)
+    }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction, committing on success and rolling
+    /// back on any thrown error.
+    func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Per entity: how to read its rows, built once.
+struct EntityStatements {
+    let decoder: SQLiteRowDecoder
+    /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.<every column>`.
+    let selectColumns: String
+}
+
+extension SQLiteStore {
+    func entityStatements(for entity: EntityDescription) -> EntityStatements {
+        if let known = statements[ObjectIdentifier(entity)] { return known }
+        let table = schema.table(for: entity)
+        let columns = (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).map { "t0." + $0 }.joined(separator: ", ")
+        let made = EntityStatements(decoder: SQLiteRowDecoder(entity: entity, schema: schema), selectColumns: columns)
+        statements[ObjectIdentifier(entity)] = made
+        return made
+    }
+
+    // MARK: - Fetch and count
+
+    func fetch(_ fetch: StoreFetch) throws -> [FetchedRow] {
+        var query = try makeQuery(fetch)
+        var orderBy: [String] = []
+        for descriptor in fetch.sortDescriptors {
+            orderBy.append(try query.orderTerm(for: descriptor))
+        }
+        let columns = fetch.includesValues ? entityStatements(for: fetch.entity).selectColumns : "t0.Z_PK, t0.Z_ENT"
+        let sql = query.sql(columns: columns, orderBy: orderBy, limit: fetch.limit, offset: fetch.offset)
+        let statement = try connection.cachedStatement(sql)
+        statement.bind(query.parameters)
+        defer { statement.reset() }
+        var rows: [FetchedRow] = []
+        var decoder: SQLiteRowDecoder?
+        while try statement.step() {
+            let entityNumber = statement.int64(1)
+            if decoder?.entity.slots.number != Int(entityNumber) || decoder == nil {
+                let entity = try self.objectID(entityNumber: entityNumber, primaryKey: 0).entity
+                decoder = entityStatements(for: entity).decoder
+            }
+            let id = objectID(for: decoder!.entity, primaryKey: statement.int64(0))
+            let snapshot = fetch.includesValues ? try decoder!.decode(statement, store: self) : nil
+            rows.append(FetchedRow(id: id, snapshot: snapshot))
+        }
+        return rows
+    }
+
+    func count(_ fetch: StoreFetch) throws -> Int {
+        let query = try makeQuery(fetch)
+        var sql = query.sql(columns: "count(*)")
+        if fetch.limit > 0 || fetch.offset > 0 {
+            sql = "SELECT count(*) FROM (" + query.sql(columns: "t0.Z_PK", limit: fetch.limit, offset: fetch.offset) + ")"
+        }
+        let statement = try connection.cachedStatement(sql)
+        statement.bind(query.parameters)
+        defer { statement.reset() }
+        _ = try statement.step()
+        return Int(statement.int64(0))
+    }
+
+    private func makeQuery(_ fetch: StoreFetch) throws -> SQLiteQuery {
+        var query = SQLiteQuery(schema: schema, entity: fetch.entity, entityNumbers: fetch.entityNumbers)
+        if let predicate = fetch.predicate {
+            query.conditions.append(try query.compile(predicate))
+        }
+        return query
+    }
+
+    // MARK: - Single rows and relationships
+
+    func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
+        guard let key = id.primaryKey else { return nil }
+        let entityStatements = entityStatements(for: id.entity)
+        let sql = "SELECT \(entityStatements.selectColumns) FROM \(schema.table(for: id.entity).name) t0 WHERE t0.Z_PK = ? AND t0.Z_ENT = \(id.entity.slots.number)"
+        let statement = try connection.cachedStatement(sql)
+        statement.bind(key, at: 1)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return try entityStatements.decoder.decode(statement, store: self)
+    }
+
+    func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        guard let key = id.primaryKey else { return [] }
+        let destination = relationship.destinationEntity!
+        let destinationTable = schema.table(for: destination).name
+        let sql: String
+        if let join = schema.joinTable(for: relationship) {
+            let owns = join.owner === relationship
+            let source = owns ? join.ownerColumn : join.memberColumn
+            let target = owns ? join.memberColumn : join.ownerColumn
+            let order = join.orderColumn.map { " ORDER BY j.\($0)" } ?? ""
+            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destinationTable) d ON d.Z_PK = j.\(target) WHERE j.\(source) = ?\(order)"
+        } else if let inverse = relationship.inverseRelationship {
+            let mapping = schema.mapping(for: inverse.entity!)
+            let slot = inverse.entity!.slots.slotByName[inverse.name]!
+            let column = mapping.table.columns[mapping.valueColumn[slot]!].name
+            let order = schema.orderColumn(for: relationship).map { " ORDER BY d.\($0)" } ?? ""
+            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(destinationTable) d WHERE d.\(column) = ?\(order)"
+        } else {
+            return []
+        }
+        let statement = try connection.cachedStatement(sql)
+        statement.bind(key, at: 1)
+        defer { statement.reset() }
+        var ids: [ManagedObjectID] = []
+        while try statement.step() {
+            ids.append(try objectID(entityNumber: statement.int64(1), primaryKey: statement.int64(0)))
+        }
+        return ids
+    }
+}

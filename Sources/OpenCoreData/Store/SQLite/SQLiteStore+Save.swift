@@ -1,0 +1,166 @@
+import Foundation
+
+extension SQLiteStore {
+    /// Applies a save in one `BEGIN IMMEDIATE` transaction; on any error it is rolled
+    /// back and the file is as before.
+    func save(_ request: SaveRequest) throws -> [ManagedObjectID: ManagedObjectID] {
+        try connection.inTransaction {
+            let map = try assignPermanentIDs(request.inserts.map(\.id))
+            do {
+                for row in request.inserts { try insert(row, map: map) }
+                for row in request.updates { try update(row, map: map) }
+            } catch let error as CoreDataError {
+                throw error.withTemporaryIDs(map)
+            }
+            let deleted = Set(request.deletes)
+            let changes = request.toManyChanges.filter { !deleted.contains($0.owner) }
+            // Unordered sides first, so that an ordered side's positions are written last.
+            for change in changes.sorted(by: { !$0.relationship.isOrdered && $1.relationship.isOrdered }) {
+                try write(change, map: map)
+            }
+            for id in request.deletes { try delete(id) }
+            return map
+        }
+    }
+
+    // MARK: - Rows
+
+    private func insert(_ row: SaveRequest.Row, map: [ManagedObjectID: ManagedObjectID]) throws {
+        let id = map[row.id] ?? row.id
+        let entity = id.entity
+        let mapping = schema.mapping(for: entity)
+        let slots = storedSlots(of: entity)
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        for slot in slots {
+            columns.append(mapping.table.columns[mapping.valueColumn[slot]!].name)
+            if let entityColumn = mapping.entityColumn[slot] { columns.append(mapping.table.columns[entityColumn].name) }
+        }
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let statement = try connection.cachedStatement("INSERT INTO \(mapping.table.name) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
+        statement.bind(id.primaryKey!, at: 1)
+        statement.bind(Int64(entity.slots.number), at: 2)
+        statement.bind(1, at: 3)
+        var index: Int32 = 4
+        for slot in slots {
+            try bindValue(row.values[slot], slot: slot, of: entity, mapping: mapping, to: statement, at: &index, map: map, id: id)
+        }
+        try run(statement, for: id)
+    }
+
+    private func update(_ row: SaveRequest.Row, map: [ManagedObjectID: ManagedObjectID]) throws {
+        let entity = row.id.entity
+        let mapping = schema.mapping(for: entity)
+        let slots = row.changedSlots.filter { mapping.valueColumn[$0] != nil }.sorted()
+        var assignments = ["Z_OPT = ?"]
+        for slot in slots {
+            assignments.append(mapping.table.columns[mapping.valueColumn[slot]!].name + " = ?")
+            if let entityColumn = mapping.entityColumn[slot] { assignments.append(mapping.table.columns[entityColumn].name + " = ?") }
+        }
+        let statement = try connection.cachedStatement("UPDATE \(mapping.table.name) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
+        statement.bind(row.version + 1, at: 1)
+        var index: Int32 = 2
+        for slot in slots {
+            try bindValue(row.values[slot], slot: slot, of: entity, mapping: mapping, to: statement, at: &index, map: map, id: row.id)
+        }
+        statement.bind(row.id.primaryKey!, at: index)
+        try run(statement, for: row.id)
+    }
+
+    private func delete(_ id: ManagedObjectID) throws {
+        guard let key = id.primaryKey else { return }
+        let statement = try connection.cachedStatement("DELETE FROM \(schema.table(for: id.entity).name) WHERE Z_PK = ?")
+        statement.bind(key, at: 1)
+        try run(statement, for: id)
+        for join in schema.allJoinTables {
+            let ownerEntity = join.owner.entity!
+            let memberEntity = join.owner.destinationEntity!
+            for (column, side) in [(join.ownerColumn, ownerEntity), (join.memberColumn, memberEntity)] where id.entity.rootEntity === side.rootEntity {
+                let cleanup = try connection.cachedStatement("DELETE FROM \(join.name) WHERE \(column) = ?")
+                cleanup.bind(key, at: 1)
+                try cleanup.run()
+            }
+        }
+    }
+
+    // MARK: - To-many relationships stored on their own
+
+    private func write(_ change: SaveRequest.ToManyChange, map: [ManagedObjectID: ManagedObjectID]) throws {
+        let owner = (map[change.owner] ?? change.owner).primaryKey!
+        let members = change.members.map { (map[$0] ?? $0).primaryKey! }
+        if let join = schema.joinTable(for: change.relationship) {
+            let owns = join.owner === change.relationship
+            let source = owns ? join.ownerColumn : join.memberColumn
+            let target = owns ? join.memberColumn : join.ownerColumn
+            let clear = try connection.cachedStatement("DELETE FROM \(join.name) WHERE \(source) = ?")
+            clear.bind(owner, at: 1)
+            try clear.run()
+            let writesOrder = join.orderColumn != nil && change.relationship.isOrdered
+            let columns = [source, target] + (writesOrder ? [join.orderColumn!] : [])
+            let insert = try connection.cachedStatement("INSERT OR REPLACE INTO \(join.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+            for (position, member) in members.enumerated() {
+                insert.reset()
+                insert.bind(owner, at: 1)
+                insert.bind(member, at: 2)
+                if writesOrder { insert.bind(Int64(position + 1), at: 3) }
+                try insert.run()
+            }
+        } else if let orderColumn = schema.orderColumn(for: change.relationship) {
+            let table = schema.table(for: change.relationship.destinationEntity!).name
+            let update = try connection.cachedStatement("UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?")
+            for (position, member) in members.enumerated() {
+                update.reset()
+                update.bind(Int64(position + 1), at: 1)
+                update.bind(member, at: 2)
+                try update.run()
+            }
+        }
+    }
+
+    // MARK: - Values
+
+    /// Slots of `entity` that have a column: stored attributes and to-one relationships.
+    func storedSlots(of entity: EntityDescription) -> [Int] {
+        let mapping = schema.mapping(for: entity)
+        return entity.slots.properties.indices.filter { mapping.valueColumn[$0] != nil }
+    }
+
+    private func bindValue(
+        _ value: Any?, slot: Int, of entity: EntityDescription, mapping: SQLiteSchema.EntityMapping,
+        to statement: SQLiteStatement, at index: inout Int32, map: [ManagedObjectID: ManagedObjectID], id: ManagedObjectID
+    ) throws {
+        if let attribute = entity.slots.attributes[slot] {
+            do {
+                statement.bind(try attribute.sqlValue(for: value), at: index)
+            } catch var error as CoreDataError {
+                error.objectID = id
+                error.key = attribute.name
+                throw error
+            }
+            index += 1
+            return
+        }
+        let related = (value as? ManagedObjectID).map { map[$0] ?? $0 }
+        if let related, let key = related.primaryKey {
+            statement.bind(key, at: index)
+        } else {
+            statement.bind(.null, at: index)
+        }
+        index += 1
+        if mapping.entityColumn[slot] != nil {
+            statement.bind(related.map { .integer(Int64($0.entity.slots.number)) } ?? .null, at: index)
+            index += 1
+        }
+    }
+
+    private func run(_ statement: SQLiteStatement, for id: ManagedObjectID) throws {
+        do {
+            try statement.run()
+        } catch var error as CoreDataError {
+            error.objectID = id
+            if error.code == .constraintViolation {
+                error.message = "Saving \(id.entity.name) \(id) violates a uniqueness constraint (\(error.message))."
+            }
+            throw error
+        }
+    }
+}

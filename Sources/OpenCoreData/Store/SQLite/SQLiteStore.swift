@@ -1,0 +1,122 @@
+import CSQLite
+import Foundation
+
+/// The default store: a SQLite file in Core Data's layout (see `SQLiteSchema`), in WAL
+/// mode, written one transaction per save, read with cached prepared statements and
+/// bound parameters only.
+final class SQLiteStore: StoreBackend {
+    let model: ManagedObjectModel
+    let url: URL
+    let schema: SQLiteSchema
+    let connection: SQLiteConnection
+    private(set) var identifier: String
+    private(set) var metadata: [String: any Sendable]
+    /// Per entity: the SELECT and INSERT statements, built once.
+    var statements: [ObjectIdentifier: EntityStatements] = [:]
+
+    /// Opens the store at `url`, creating it when the file is missing or empty.
+    ///
+    /// An existing file is checked before anything is written: a file that is not SQLite,
+    /// a SQLite database without store metadata, or a store of another model throws,
+    /// and the file (and its `-wal`) is left untouched.
+    init(model: ManagedObjectModel, url: URL) throws {
+        self.model = model
+        self.url = url
+        schema = SQLiteSchema(model: model)
+        let path = url.path
+        let existing = try Self.existingFileSize(path) > 0
+        if existing {
+            let stored = try SQLiteMetadata.read(path: path)
+            try stored.checkCompatible(with: model, path: path)
+            connection = try SQLiteConnection(path: path, create: false)
+            identifier = stored.uuid
+            metadata = stored.dictionary
+            try configureConnection()
+            try connection.inTransaction {
+                for statement in schema.indexSQL(model: model) { try connection.execute(statement) }
+            }
+        } else {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            connection = try SQLiteConnection(path: path, create: true)
+            let created = SQLiteMetadata(model: model)
+            identifier = created.uuid
+            metadata = created.dictionary
+            try configureConnection()
+            try connection.inTransaction {
+                for statement in schema.creationSQL(model: model) { try connection.execute(statement) }
+                try writePrimaryKeyRows()
+                try created.write(to: connection)
+            }
+        }
+    }
+
+    private static func existingFileSize(_ path: String) throws -> Int {
+        guard FileManager.default.fileExists(atPath: path) else { return 0 }
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// WAL journal, full sync, foreign keys off (Core Data does not declare them).
+    private func configureConnection() throws {
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = FULL")
+        sqlite3_busy_timeout(connection.handle, 5_000)
+    }
+
+    private func writePrimaryKeyRows() throws {
+        let insert = try connection.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+        for (number, entity) in model.layout.entitiesByNumber.sorted(by: { $0.key < $1.key }) {
+            insert.reset()
+            insert.bind([.integer(Int64(number)), .text(entity.name), .integer(Int64(entity.superentity?.slots.number ?? 0))])
+            try insert.run()
+        }
+    }
+
+    func close() { connection.close() }
+
+    // MARK: - Object IDs
+
+    func objectID(entityNumber: Int64, primaryKey: Int64) throws -> ManagedObjectID {
+        guard let entity = schema.entitiesByNumber[Int(entityNumber)] else {
+            throw CoreDataError(.storeCorrupt, "A row of the store has entity number \(entityNumber), which the model does not define.")
+        }
+        return ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: primaryKey)
+    }
+
+    func objectID(for entity: EntityDescription, primaryKey: Int64) -> ManagedObjectID {
+        ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: primaryKey)
+    }
+
+    /// Reserves `count` primary keys for `root`'s table; call inside a transaction.
+    func allocatePrimaryKeys(root: EntityDescription, count: Int) throws -> Int64 {
+        let select = try connection.cachedStatement("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
+        select.bind(Int64(root.slots.number), at: 1)
+        guard try select.step() else {
+            throw CoreDataError(.storeCorrupt, "Z_PRIMARYKEY has no row for entity \(root.name).")
+        }
+        let first = select.int64(0) + 1
+        select.reset()
+        let update = try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+        update.bind([.integer(first + Int64(count) - 1), .integer(Int64(root.slots.number))])
+        try update.run()
+        return first
+    }
+
+    func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
+        try connection.inTransaction { try assignPermanentIDs(ids) }
+    }
+
+    /// Gives each temporary ID a primary key from its root table's counter.
+    func assignPermanentIDs(_ ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
+        var map: [ManagedObjectID: ManagedObjectID] = [:]
+        let byRoot = Dictionary(grouping: ids.filter(\.isTemporaryID), by: { ObjectIdentifier($0.entity.rootEntity) })
+        for group in byRoot.values {
+            var next = try allocatePrimaryKeys(root: group[0].entity.rootEntity, count: group.count)
+            for id in group {
+                map[id] = objectID(for: id.entity, primaryKey: next)
+                next += 1
+            }
+        }
+        return map
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// A fetch request resolved against the model, as the stores execute it.
+struct StoreFetch {
+    let entity: EntityDescription
+    /// `Z_ENT` numbers of the entities whose rows match (the entity and, when
+    /// sub-entities are included, its descendants).
+    let entityNumbers: Set<Int>
+    var predicate: CDPredicate?
+    var sortDescriptors: [CDSortDescriptor]
+    var limit: Int
+    var offset: Int
+    var includesValues: Bool
+
+    init<T>(_ request: FetchRequest<T>, model: ManagedObjectModel) throws {
+        guard let entity = request.entity ?? request.entityName.flatMap({ model.layout.entitiesByName[$0] }) else {
+            throw CoreDataError(.invalidFetchRequest, "The fetch request names entity '\(request.entityName ?? "nil")', which the model does not have.")
+        }
+        guard entity.model === model else {
+            throw CoreDataError(.invalidFetchRequest, "The fetch request's entity '\(entity.name)' belongs to another model.")
+        }
+        self.entity = entity
+        let entities = request.includesSubentities ? entity.selfAndDescendants : [entity]
+        entityNumbers = Set(entities.map { $0.slots.number })
+        predicate = request.predicate
+        sortDescriptors = request.sortDescriptors ?? []
+        limit = max(0, request.fetchLimit)
+        offset = max(0, request.fetchOffset)
+        includesValues = request.includesPropertyValues
+        for descriptor in sortDescriptors { try Self.checkKeyPath(descriptor.key, from: entity) }
+    }
+
+    /// Verifies that `keyPath` names properties, through to-one relationships.
+    static func checkKeyPath(_ keyPath: String, from entity: EntityDescription) throws {
+        var current = entity
+        let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for (index, name) in components.enumerated() {
+            guard let property = current.slots.slotByName[name].map({ current.slots.properties[$0] }) else {
+                throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': entity '\(current.name)' has no property '\(name)'.", key: keyPath)
+            }
+            if let relationship = property as? RelationshipDescription, index < components.count - 1 {
+                current = relationship.destinationEntity!
+            }
+        }
+    }
+}
+
+/// One row a store returns for a fetch: the object's ID and, when values were read, its values.
+struct FetchedRow {
+    let id: ManagedObjectID
+    let snapshot: RowSnapshot?
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import OpenCoreData
+
+@Suite struct FaultingTests {
+    @Test func fetchedObjectsAreFaultsUntilTouched() throws {
+        let stack = try TestStack(model: Models.nestedList())
+        try stack.context.performAndWait {
+            let parent = stack.insert("Item", ["title": "p"])
+            _ = stack.insert("Item", ["title": "c", "parent": parent])
+            try stack.context.save()
+            stack.context.reset()
+            let items = try stack.fetch("Item")
+            let allFaults = items.allSatisfy { $0.isFault }
+            #expect(allFaults)
+            let child = try #require(items.first { $0.value(forKey: "title") as? String == "c" })
+            #expect(!child.isFault)
+            let loadedParent = try #require(child.value(forKey: "parent") as? ManagedObject)
+            #expect(items.contains { $0 === loadedParent })
+            let request = FetchRequest<ManagedObject>(entityName: "Item")
+            request.returnsObjectsAsFaults = false
+            stack.context.reset()
+            let loaded = try stack.context.fetch(request)
+            #expect(loaded.allSatisfy { !$0.isFault })
+        }
+    }
+
+    @Test func objectWithIDFaultsFromTheRowCacheWithoutTheStore() throws {
+        let stack = try TestStack(model: Models.nestedList())
+        let id = try stack.context.performAndWait {
+            let item = stack.insert("Item", ["title": "cached"])
+            try stack.context.save()
+            return item.objectID
+        }
+        // Another context of the same coordinator reads the row from the cache: prove it by
+        // removing the row behind the coordinator's back.
+        try SQLiteInspector(stack.storeURL!).execute("DELETE FROM ZITEM")
+        let other = stack.newContext()
+        other.performAndWait {
+            let object = other.object(with: id)
+            #expect(object.isFault)
+            #expect(object.value(forKey: "title") as? String == "cached")
+        }
+    }
+
+    @Test func aFaultWhoseRowWasDeletedElsewhereReadsAsDeleted() throws {
+        let stack = try TestStack(model: Models.nestedList())
+        let other = stack.newContext()
+        let id = try stack.context.performAndWait {
+            let item = stack.insert("Item", ["title": "doomed"])
+            try stack.context.save()
+            return item.objectID
+        }
+        try other.performAndWait {
+            other.delete(try other.existingObject(with: id))
+            try other.save()
+        }
+        stack.context.performAndWait {
+            stack.context.reset()
+            let fault = stack.context.object(with: id)
+            #expect(fault.value(forKey: "title") == nil)
+            #expect(fault.isDeleted)
+            #expect(!fault.isFault)
+        }
+    }
+
+    @Test func refreshDiscardsOrMergesChanges() throws {
+        let stack = try TestStack(model: Models.nestedList())
+        try stack.context.performAndWait {
+            let item = stack.insert("Item", ["title": "saved", "order": 1])
+            try stack.context.save()
+            item.setValue("unsaved", forKey: "title")
+            stack.context.refresh(item, mergeChanges: true)
+            #expect(item.value(forKey: "title") as? String == "unsaved")
+            #expect(item.hasChanges)
+            stack.context.refresh(item, mergeChanges: false)
+            #expect(item.isFault)
+            #expect(item.value(forKey: "title") as? String == "saved")
+            #expect(!stack.context.hasChanges)
+        }
+    }
+
+    @Test func toManyRelationshipsLoadLazily() throws {
+        let stack = try TestStack(model: Models.nestedList())
+        try stack.context.performAndWait {
+            let parent = stack.insert("Item", ["title": "p"])
+            for index in 0..<3 { _ = stack.insert("Item", ["title": "c\(index)", "parent": parent]) }
+            try stack.context.save()
+            stack.context.reset()
+            let loaded = try #require(try stack.fetch("Item", "parent == nil").first)
+            #expect(loaded.toMany.isEmpty)
+            #expect((loaded.value(forKey: "children") as? Set<ManagedObject>)?.count == 3)
+            #expect(loaded.toMany.count == 1)
+        }
+    }
+}

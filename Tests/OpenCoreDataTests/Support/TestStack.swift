@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import OpenCoreData
+
+/// Which store a parameterised test runs on.
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
+    case sqlite, inMemory
+    var type: PersistentStoreType { self == .sqlite ? .sqlite : .inMemory }
+    var testDescription: String { rawValue }
+}
+
+/// A unique temporary folder, removed when the value is released.
+final class TemporaryFolder {
+    let url: URL
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-tests-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func file(_ name: String = "store.sqlite") -> URL { url.appendingPathComponent(name) }
+}
+
+/// A model, a coordinator with one store, and a main-thread-free private context.
+final class TestStack {
+    let model: ManagedObjectModel
+    let coordinator: PersistentStoreCoordinator
+    let context: ManagedObjectContext
+    let storeURL: URL?
+    let folder: TemporaryFolder
+
+    init(model: ManagedObjectModel, kind: StoreKind = .sqlite, folder: TemporaryFolder = TemporaryFolder(), file: String = "store.sqlite") throws {
+        self.model = model
+        self.folder = folder
+        coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        storeURL = kind == .sqlite ? folder.file(file) : nil
+        try coordinator.addPersistentStore(type: kind.type, at: storeURL)
+        context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = coordinator
+    }
+
+    /// A second stack on the same file, with a fresh coordinator (as another process would).
+    func reopened(model newModel: ManagedObjectModel? = nil) throws -> TestStack {
+        try TestStack(model: newModel ?? model, kind: .sqlite, folder: folder)
+    }
+
+    /// A new context on the same coordinator.
+    func newContext() -> ManagedObjectContext {
+        let other = ManagedObjectContext(concurrencyType: .privateQueue)
+        other.persistentStoreCoordinator = coordinator
+        return other
+    }
+
+    func insert(_ entityName: String, _ values: [String: Any?] = [:]) -> ManagedObject {
+        let object = EntityDescription.insertNewObject(forEntityName: entityName, into: context)
+        for (key, value) in values { object.setValue(value, forKey: key) }
+        return object
+    }
+
+    func fetch(_ entityName: String, _ format: String? = nil, _ arguments: Any?..., sortedBy key: String? = nil) throws -> [ManagedObject] {
+        let request = FetchRequest<ManagedObject>(entityName: entityName)
+        if let format { request.predicate = try CDPredicate(format: format, argumentArray: arguments) }
+        if let key { request.sortDescriptors = [CDSortDescriptor(key: key, ascending: true)] }
+        return try context.fetch(request)
+    }
+}
