@@ -52,11 +52,7 @@ extension ManagedObjectContext {
 
     private func row(for object: ManagedObject, allSlots: Bool) -> SaveRequest.Row {
         let slots = object.entity.slots
-        let changed = allSlots ? Array(slots.properties.indices) : Array(object.changedSlots)
-        let stored = changed.filter { slot in
-            if let relationship = slots.relationships[slot] { return !relationship.isToMany }
-            return !slots.properties[slot].isTransient
-        }
+        let stored = allSlots ? slots.storedSlots : object.changedSlots.filter { slots.isStored[$0] }
         return SaveRequest.Row(id: object.objectID, values: object.values, changedSlots: stored, version: object.committed?.version ?? 0)
     }
 

@@ -42,6 +42,10 @@ package final class EntitySlots: @unchecked Sendable {
     package let relationships: [RelationshipDescription?]
     /// The values a newly inserted object starts with (attribute defaults).
     package let defaultValues: ContiguousArray<Any?>
+    /// Per slot: whether the value is stored (not transient, not to-many).
+    package let isStored: [Bool]
+    /// The stored slots, in order.
+    package let storedSlots: [Int]
 
     init(entity: EntityDescription, number: Int) {
         self.number = number
@@ -68,5 +72,11 @@ package final class EntitySlots: @unchecked Sendable {
         self.attributes = attributes
         self.relationships = relationships
         defaultValues = ContiguousArray(attributes.map { $0.flatMap { $0.canonicalValue($0.defaultValue) } })
+        let isStored = properties.map { property in
+            if let relationship = property as? RelationshipDescription { return !relationship.isToMany }
+            return !property.isTransient
+        }
+        self.isStored = isStored
+        storedSlots = isStored.indices.filter { isStored[$0] }
     }
 }

@@ -81,6 +81,12 @@ extension ManagedObject {
         willAccessValues()
         let attribute = entity.slots.attributes[slot]!
         let canonical = attribute.canonicalValue(value)
+        if isPendingInsert {
+            // Every slot of a new object is written anyway: no comparison needed.
+            values[slot] = canonical
+            changedSlots.insert(slot)
+            return
+        }
         if ValueEquality.same(values[slot], canonical) { return }
         values[slot] = canonical
         didChange(slot: slot)

@@ -34,6 +34,9 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     /// Lifecycle flags maintained by the context.
     var isPendingInsert = false
     var isPendingDelete = false
+    /// Set on the throwaway instance used to find a key path's property name.
+    var isKeyPathProbe = false
+    var probedKey: String?
 
     /// Creates a new object of `entity` and inserts it into `context`, as
     /// `EntityDescription.insertNewObject(forEntityName:into:)` does. With a nil context
@@ -98,27 +101,34 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     }
 }
 
-/// A compact set of slot numbers.
+/// A compact set of slot numbers: the first 64 inline, the rest in an array.
 struct SlotSet: Sequence {
-    private var bits: [UInt64] = []
-    var isEmpty: Bool { bits.allSatisfy { $0 == 0 } }
+    private var low: UInt64 = 0
+    private var high: [UInt64] = []
+
+    var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
 
     mutating func insert(_ slot: Int) {
-        let word = slot >> 6
-        while bits.count <= word { bits.append(0) }
-        bits[word] |= 1 << UInt64(slot & 63)
+        if slot < 64 { low |= 1 << UInt64(slot); return }
+        let word = (slot >> 6) - 1
+        while high.count <= word { high.append(0) }
+        high[word] |= 1 << UInt64(slot & 63)
     }
 
     func contains(_ slot: Int) -> Bool {
-        let word = slot >> 6
-        return word < bits.count && bits[word] & (1 << UInt64(slot & 63)) != 0
+        if slot < 64 { return low & (1 << UInt64(slot)) != 0 }
+        let word = (slot >> 6) - 1
+        return word < high.count && high[word] & (1 << UInt64(slot & 63)) != 0
     }
 
-    mutating func removeAll() { bits.removeAll() }
+    mutating func removeAll() {
+        low = 0
+        high.removeAll()
+    }
 
     func makeIterator() -> some IteratorProtocol<Int> {
         var slots: [Int] = []
-        for (word, value) in bits.enumerated() where value != 0 {
+        for (word, value) in ([low] + high).enumerated() where value != 0 {
             for bit in 0..<64 where value & (1 << UInt64(bit)) != 0 { slots.append(word * 64 + bit) }
         }
         return slots.makeIterator()

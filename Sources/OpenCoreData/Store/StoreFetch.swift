@@ -13,7 +13,9 @@ struct StoreFetch {
     var includesValues: Bool
 
     init<T>(_ request: FetchRequest<T>, model: ManagedObjectModel) throws {
-        guard let entity = request.entity ?? request.entityName.flatMap({ model.layout.entitiesByName[$0] }) else {
+        guard let entity = request.entity
+            ?? request.entityName.flatMap({ model.layout.entitiesByName[$0] })
+            ?? (request.entityName == nil ? Self.entity(boundTo: T.self, in: model) : nil) else {
             throw CoreDataError(.invalidFetchRequest, "The fetch request names entity '\(request.entityName ?? "nil")', which the model does not have.")
         }
         guard entity.model === model else {
@@ -28,6 +30,12 @@ struct StoreFetch {
         offset = max(0, request.fetchOffset)
         includesValues = request.includesPropertyValues
         for descriptor in sortDescriptors { try Self.checkKeyPath(descriptor.key, from: entity) }
+    }
+
+    /// The entity whose objects are instances of `type` (a registered subclass).
+    static func entity(boundTo type: Any.Type, in model: ManagedObjectModel) -> EntityDescription? {
+        guard let objectType = type as? ManagedObject.Type, objectType != ManagedObject.self else { return nil }
+        return model.entities.first { ManagedObjectClasses.resolve($0) == objectType }
     }
 
     /// Verifies that `keyPath` names properties, through to-one relationships.

@@ -29,22 +29,31 @@ extension SQLiteStore {
         let id = map[row.id] ?? row.id
         let entity = id.entity
         let mapping = schema.mapping(for: entity)
-        let slots = storedSlots(of: entity)
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-        for slot in slots {
-            columns.append(mapping.table.columns[mapping.valueColumn[slot]!].name)
-            if let entityColumn = mapping.entityColumn[slot] { columns.append(mapping.table.columns[entityColumn].name) }
-        }
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        let statement = try connection.cachedStatement("INSERT INTO \(mapping.table.name) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
+        let statement = try insertStatement(for: entity)
         statement.bind(id.primaryKey!, at: 1)
         statement.bind(Int64(entity.slots.number), at: 2)
         statement.bind(1, at: 3)
         var index: Int32 = 4
-        for slot in slots {
+        for slot in entity.slots.storedSlots {
             try bindValue(row.values[slot], slot: slot, of: entity, mapping: mapping, to: statement, at: &index, map: map, id: id)
         }
         try run(statement, for: id)
+        statement.reset()
+    }
+
+    /// The INSERT for `entity`'s rows, prepared once.
+    private func insertStatement(for entity: EntityDescription) throws -> SQLiteStatement {
+        if let known = insertStatements[ObjectIdentifier(entity)] { return known }
+        let mapping = schema.mapping(for: entity)
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        for slot in entity.slots.storedSlots {
+            columns.append(mapping.table.columns[mapping.valueColumn[slot]!].name)
+            if let entityColumn = mapping.entityColumn[slot] { columns.append(mapping.table.columns[entityColumn].name) }
+        }
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        let statement = try connection.prepare("INSERT INTO \(mapping.table.name) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
+        insertStatements[ObjectIdentifier(entity)] = statement
+        return statement
     }
 
     private func update(_ row: SaveRequest.Row, map: [ManagedObjectID: ManagedObjectID]) throws {
@@ -117,12 +126,6 @@ extension SQLiteStore {
     }
 
     // MARK: - Values
-
-    /// Slots of `entity` that have a column: stored attributes and to-one relationships.
-    func storedSlots(of entity: EntityDescription) -> [Int] {
-        let mapping = schema.mapping(for: entity)
-        return entity.slots.properties.indices.filter { mapping.valueColumn[$0] != nil }
-    }
 
     private func bindValue(
         _ value: Any?, slot: Int, of entity: EntityDescription, mapping: SQLiteSchema.EntityMapping,

@@ -13,6 +13,8 @@ final class SQLiteStore: StoreBackend {
     private(set) var metadata: [String: any Sendable]
     /// Per entity: the SELECT and INSERT statements, built once.
     var statements: [ObjectIdentifier: EntityStatements] = [:]
+    /// Per entity: its prepared INSERT.
+    var insertStatements: [ObjectIdentifier: SQLiteStatement] = [:]
 
     /// Opens the store at `url`, creating it when the file is missing or empty.
     ///
@@ -72,7 +74,10 @@ final class SQLiteStore: StoreBackend {
         }
     }
 
-    func close() { connection.close() }
+    func close() {
+        insertStatements.removeAll()
+        connection.close()
+    }
 
     // MARK: - Object IDs
 
