@@ -23,7 +23,10 @@ enum ChildLauncher {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw Failure(description: "child \(command.phase.rawValue) \(command.engine.rawValue) \(command.workload.rawValue) failed (status \(process.terminationStatus))")
+            let how = process.terminationReason == .exit
+                ? "exited with status \(process.terminationStatus)"
+                : "was killed by signal \(process.terminationStatus)"
+            throw Failure(description: "child \(command.phase.rawValue) \(command.engine.rawValue) \(command.workload.rawValue) \(how)")
         }
         return String(decoding: data, as: UTF8.self)
     }

@@ -10,7 +10,7 @@ struct ResultsTable {
 
     func render() -> String {
         var lines = [
-            "## Results (median of \(options.passes) passes, seconds; × raw = engine time / raw time)",
+            "## Results (median of \(options.passes) pass\(options.passes == 1 ? "" : "es"), seconds; × raw = engine time / raw time)",
             "",
             "| workload | raw s | grdb-record s (× raw) | grdb-row s (× raw) | ocd s (× raw) | target (ocd) | peak MiB raw / grdb-record / grdb-row / ocd |",
             "|---|---:|---:|---:|---:|---|---|",

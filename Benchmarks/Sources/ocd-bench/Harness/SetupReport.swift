@@ -21,9 +21,11 @@ struct SetupReport {
         lines.append(contentsOf: Schema.printedDDL.map { "  \($0);" })
         lines.append("  ```")
         lines.append("- Values, from a seeded SplitMix64 generator, identical for every engine (checked below): `a0` INTEGER counter 0…N−1; `a1` INTEGER 0..<1000 (indexed); `a2`, `a3` REAL; `a4` TEXT \(FlatDataset.a4Length) chars; `a5` TEXT \(FlatDataset.a5Length) chars; `a6` INTEGER bool, true on every 10th row; `a7` REAL date (seconds since 2001); `a8` BLOB \(FlatDataset.a8Length) bytes; `a9` TEXT \(FlatDataset.a9Length) chars.")
+        let plan = (try? SQLiteConnection.queryPlan(Schema.selectW3))?.joined(separator: "; ") ?? "?"
+        lines.append("- W3's query plan (raw SQL, no ANALYZE statistics in any engine): \(plan).")
         let rows = options.rows
-        lines.append("- Row counts: `Flat` N = \(rows) rows (W1 starts empty); W3 `a1 > \(Schema.w3Threshold) ORDER BY a5 LIMIT \(Schema.w3Limit)`; W4 changes and W5 deletes the \(rows / 10) rows with `a6` true; W6 touches \(stride(from: 0, to: rows, by: 100).underestimatedCount) rows (every 100th); W7 `Item` tree of \(ItemTree.totalCount) items, deletes a subtree of \(ItemTree.subtreeSize).")
-        lines.append("- Method: per (engine, workload, pass) a fresh temp-directory database; one process prepares it (untimed, then a WAL checkpoint), a second, fresh process times only the workload with `ContinuousClock`. \(options.passes) passes, median shown; peak MiB = highest `VmHWM` of the measuring process (whole process, input data included).")
+        lines.append("- Row counts: `Flat` N = \(rows) rows (W1 starts empty); W3 `a1 > \(Schema.w3Threshold) ORDER BY a5 LIMIT \(Schema.w3Limit)`; W4 changes and W5 deletes the \((rows + 9) / 10) rows with `a6` true; W6 touches \(stride(from: 0, to: rows, by: 100).underestimatedCount) rows (every 100th); W7 `Item` tree of \(ItemTree.totalCount) items, deletes a subtree of \(ItemTree.subtreeSize).")
+        lines.append("- Method: per (engine, workload, pass) a fresh temp-directory database; one process prepares it (untimed, then a WAL checkpoint), a second, fresh process times only the workload with `ContinuousClock`. \(options.passes) pass\(options.passes == 1 ? "" : "es") per engine and workload, median shown; peak MiB = highest `VmHWM` of the measuring process (whole process, input data included).")
         if !ocdBuilt, options.engines.contains(.ocd) {
             lines.append("- ocd: not built (build with `OCD_ENGINE=1`), skipped.")
         }

@@ -59,3 +59,15 @@ final class SQLiteConnection {
     /// The library version in use, e.g. "3.40.1".
     static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 }
+
+extension SQLiteConnection {
+    /// SQLite's plan for `sql` on the pinned schema (no statistics), one step per line.
+    static func queryPlan(_ sql: String) throws -> [String] {
+        let db = try SQLiteConnection(path: ":memory:")
+        for ddl in Schema.printedDDL { try db.execute(ddl) }
+        let explain = try db.prepare("EXPLAIN QUERY PLAN " + sql)
+        var steps: [String] = []
+        while try explain.step() { steps.append(explain.text(3)) }
+        return steps
+    }
+}
