@@ -10,6 +10,7 @@ enum ParentMain {
             log("ocd: not built (build with OCD_ENGINE=1), skipped")
         }
         var results = Results()
+        let loadBefore = LoadAverage.current()
         for workload in options.workloads {
             for pass in 1...options.passes {
                 for engine in engines where workload.runs(on: engine) && results.error(workload, engine) == nil {
@@ -25,9 +26,12 @@ enum ParentMain {
                 }
             }
         }
-        print(SetupReport(options: options, results: results, ocdBuilt: ocdBuilt).render())
+        let load = "\(loadBefore) at start, \(LoadAverage.current()) at end"
+        print(SetupReport(options: options, results: results, ocdBuilt: ocdBuilt, loadAverages: load).render())
         print("")
         print(ResultsTable(options: options, results: results, ocdBuilt: ocdBuilt).render())
+        print("")
+        print(SpreadTable(options: options, results: results).render())
         print("")
         print(ChecksReport(options: options, results: results).render())
         return 0

@@ -6,10 +6,12 @@ struct SetupReport {
     let options: Options
     let results: Results
     let ocdBuilt: Bool
+    /// The machine's load averages around the run (other work on a shared machine adds noise).
+    let loadAverages: String
 
     func render() -> String {
         var lines = ["## Pinned setup", ""]
-        lines.append("- Machine: \(Self.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores; \(ProcessInfo.processInfo.operatingSystemVersionString). Release build; one measuring process at a time.")
+        lines.append("- Machine: \(Self.cpuModel()), \(ProcessInfo.processInfo.activeProcessorCount) cores; \(ProcessInfo.processInfo.operatingSystemVersionString). Release build; one measuring process at a time. Load averages (1/5/15 min): \(loadAverages).")
         lines.append("- SQLite: \(SQLiteConnection.libraryVersion) (the system libsqlite3, linked by raw, GRDB 7.10.0 and OpenCoreData alike).")
         lines.append("- Pragmas set by every engine: `journal_mode = WAL`, `synchronous = FULL`; page size, cache size and WAL auto-checkpoint left at SQLite's defaults. Read back after each workload:")
         lines.append("")
