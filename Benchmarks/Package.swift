@@ -1,0 +1,32 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// The `ocd` engine is compiled only with the `OCD_ENGINE` define: build with
+/// `OCD_ENGINE=1 swift build -c release` (or `-Xswiftc -DOCD_ENGINE`).
+let buildsOCDEngine = Context.environment["OCD_ENGINE"] == "1"
+
+let package = Package(
+    name: "OpenCoreDataBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "OpenCoreData", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLiteBench",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .executableTarget(
+            name: "ocd-bench",
+            dependencies: [
+                "CSQLiteBench",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "OpenCoreData", package: "OpenCoreData"),
+            ],
+            swiftSettings: buildsOCDEngine ? [.define("OCD_ENGINE")] : []
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The user-facing command line.
+struct Options {
+    var passes = 5
+    var rows = 100_000
+    var workloads = Workload.allCases
+    var engines = EngineKind.allCases
+
+    static let usage = """
+        usage: ocd-bench [--passes N] [--rows N] [--only W1,W2,...] [--engines raw,grdb-record,grdb-row,ocd]
+          --passes N   timed runs per (engine, workload), median reported (default 5)
+          --rows N     rows of the Flat table (default 100000)
+          --only LIST  workloads to run (default all: \(Workload.allCases.map(\.rawValue).joined(separator: ",")))
+          --engines L  engines to run (default all: \(EngineKind.allCases.map(\.rawValue).joined(separator: ",")))
+        """
+
+    struct Invalid: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init() {}
+
+    init(arguments: [String]) throws {
+        var remaining = arguments[...]
+        func value(for flag: String) throws -> String {
+            guard let value = remaining.popFirst() else { throw Invalid(description: "\(flag) needs a value") }
+            return value
+        }
+        while let flag = remaining.popFirst() {
+            switch flag {
+            case "--passes":
+                guard let passes = Int(try value(for: flag)), passes > 0 else { throw Invalid(description: "--passes must be a positive integer") }
+                self.passes = passes
+            case "--rows":
+                guard let rows = Int(try value(for: flag)), rows >= 1000 else { throw Invalid(description: "--rows must be an integer ≥ 1000") }
+                self.rows = rows
+            case "--only":
+                workloads = try Self.list(try value(for: flag)) { Workload(rawValue: $0.uppercased()) }
+            case "--engines":
+                engines = try Self.list(try value(for: flag)) { EngineKind(rawValue: $0.lowercased()) }
+            case "--help", "-h":
+                throw Invalid(description: "")
+            default:
+                throw Invalid(description: "unknown option \(flag)")
+            }
+        }
+    }
+
+    /// Parses a comma-separated list, keeping the canonical order of `T.allCases`.
+    private static func list<T: CaseIterable & Equatable>(_ text: String, _ parse: (String) -> T?) throws -> [T] {
+        var chosen: [T] = []
+        for item in text.split(separator: ",") {
+            let name = item.trimmingCharacters(in: .whitespaces)
+            guard let value = parse(name) else { throw Invalid(description: "unknown name \(name)") }
+            chosen.append(value)
+        }
+        return T.allCases.filter { chosen.contains($0) }
+    }
+}

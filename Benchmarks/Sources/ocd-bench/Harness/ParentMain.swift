@@ -1,0 +1,43 @@
+import Foundation
+
+/// The benchmark driver: runs every (workload, pass, engine) in child processes,
+/// passes interleaved so that drifting machine load hits every engine alike.
+enum ParentMain {
+    static func run(_ options: Options) -> Int32 {
+        let ocdBuilt = EngineKind.ocd.makeEngine() != nil
+        let engines = options.engines.filter { $0 != .ocd || ocdBuilt }
+        if options.engines.contains(.ocd), !ocdBuilt {
+            log("ocd: not built (build with OCD_ENGINE=1), skipped")
+        }
+        var results = Results()
+        let loadBefore = LoadAverage.current()
+        for workload in options.workloads {
+            for pass in 1...options.passes {
+                for engine in engines where workload.runs(on: engine) && results.error(workload, engine) == nil {
+                    do {
+                        let report = try ChildLauncher.measure(engine: engine, workload: workload, rows: options.rows)
+                        results.add(report, workload: workload, engine: engine)
+                        let peak = report.peakMiB.map { String(format: "%.1f MiB", $0) } ?? "? MiB"
+                        log("\(workload.rawValue) pass \(pass)/\(options.passes) \(engine.rawValue): \(ResultsTable.format(report.seconds)) s, \(peak)")
+                    } catch {
+                        results.fail("\(error)", workload: workload, engine: engine)
+                        log("\(workload.rawValue) pass \(pass)/\(options.passes) \(engine.rawValue): FAILED \(error)")
+                    }
+                }
+            }
+        }
+        let load = "\(loadBefore) at start, \(LoadAverage.current()) at end"
+        print(SetupReport(options: options, results: results, ocdBuilt: ocdBuilt, loadAverages: load).render())
+        print("")
+        print(ResultsTable(options: options, results: results, ocdBuilt: ocdBuilt).render())
+        print("")
+        print(SpreadTable(options: options, results: results).render())
+        print("")
+        print(ChecksReport(options: options, results: results).render())
+        return 0
+    }
+
+    static func log(_ message: String) {
+        FileHandle.standardError.write(Data("[ocd-bench] \(message)\n".utf8))
+    }
+}

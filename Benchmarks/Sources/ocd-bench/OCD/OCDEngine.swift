@@ -1,0 +1,110 @@
+#if OCD_ENGINE
+import Foundation
+import OpenCoreData
+
+/// OpenCoreData used as a Core Data app would: managed objects, key-value coding,
+/// fetch requests with predicates and sort descriptors, one save per workload.
+struct OCDEngine: BenchEngine {
+    func prepare(_ workload: Workload, path: String, rows: Int) throws {
+        if workload.usesItemTree {
+            let stack = try OCDStack(model: OCDModels.item(), path: path)
+            try stack.context.performAndWait {
+                OCDItemTree.insert(into: stack.context)
+                try stack.context.save()
+            }
+            return
+        }
+        let stack = try OCDStack(model: OCDModels.flat(), path: path)
+        guard workload.needsFlatRows else { return }
+        let values = FlatDataset.rows(count: rows)
+        try stack.context.performAndWait {
+            OCDFlatObjects.insert(values, into: stack.context)
+            try stack.context.save()
+        }
+    }
+
+    func run(_ workload: Workload, path: String, rows: Int) throws -> RunOutcome {
+        switch workload {
+        case .w1:
+            let values = FlatDataset.rows(count: rows)
+            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+                OCDFlatObjects.insert(values, into: context)
+                try context.save()
+                return Int64(values.count)
+            }
+        case .w2:
+            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+                let objects = try context.fetch(OCDFlatObjects.request(asFaults: false))
+                let values = objects.map(OCDFlatObjects.values(of:))
+                return values.reduce(0) { $0 &+ $1.checksum }
+            }
+        case .w3:
+            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+                let request = OCDFlatObjects.request(asFaults: false)
+                request.predicate = try CDPredicate(format: "a1 > %@", Schema.w3Threshold)
+                request.sortDescriptors = [CDSortDescriptor(key: "a5", ascending: true)]
+                request.fetchLimit = Schema.w3Limit
+                let objects = try context.fetch(request)
+                return Checksums.ordered(objects.map(OCDFlatObjects.values(of:)))
+            }
+        case .w4:
+            let updates = FlatDataset.updates(count: rows)
+            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+                let request = OCDFlatObjects.request(asFaults: false)
+                request.predicate = try CDPredicate(format: "a6 == %@", true)
+                var checksum: Int64 = 0
+                for object in try context.fetch(request) {
+                    guard let a0 = object.value(forKey: "a0") as? Int64 else { continue }
+                    object.setValue(updates.a2[Int(a0)], forKey: "a2")
+                    object.setValue(updates.a4[Int(a0)], forKey: "a4")
+                    checksum &+= a0
+                }
+                try context.save()
+                return checksum
+            }
+        case .w5:
+            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+                let request = OCDFlatObjects.request(asFaults: true)
+                request.predicate = try CDPredicate(format: "a6 == %@", true)
+                let objects = try context.fetch(request)
+                for object in objects { context.delete(object) }
+                try context.save()
+                return Int64(objects.count)
+            }
+        case .w6:
+            let model = OCDModels.flat()
+            let ((stack, checksum), seconds) = try Stopwatch.time { () throws -> (OCDStack, Int64) in
+                let stack = try OCDStack(model: model, path: path)
+                let checksum = try stack.context.performAndWait {
+                    let objects = try stack.context.fetch(OCDFlatObjects.request(asFaults: true))
+                    var touched: [String] = []
+                    for index in stride(from: 0, to: objects.count, by: 100) {
+                        touched.append(objects[index].value(forKey: "a4") as? String ?? "")
+                    }
+                    return Checksums.touched(keyCount: objects.count, values: touched)
+                }
+                return (stack, checksum)
+            }
+            withExtendedLifetime(stack) {}
+            return RunOutcome(seconds: seconds, checksum: checksum)
+        case .w7:
+            return try Self.timed(OCDStack(model: OCDModels.item(), path: path)) { context in
+                let request = FetchRequest<ManagedObject>(entityName: OCDItemTree.entityName)
+                request.predicate = try CDPredicate(format: "title == %@", ItemTree.deletedTitle)
+                for object in try context.fetch(request) { context.delete(object) }
+                try context.save()
+                return 0
+            }
+        }
+    }
+
+    /// Times `body` on the stack's context queue (the stack is opened before, untimed).
+    /// The connection's pragmas are not observable from here; the report shows the
+    /// file's journal mode and page size instead.
+    private static func timed(_ stack: OCDStack, _ body: (ManagedObjectContext) throws -> Int64) throws -> RunOutcome {
+        let context = stack.context
+        let (checksum, seconds) = try Stopwatch.time { try context.performAndWait { try body(context) } }
+        return RunOutcome(seconds: seconds, checksum: checksum)
+    }
+}
+#endif
