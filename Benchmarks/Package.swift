@@ -1,10 +1,6 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// The `ocd` engine is compiled only with the `OCD_ENGINE` define: build with
-/// `OCD_ENGINE=1 swift build -c release` (or `-Xswiftc -DOCD_ENGINE`).
-let buildsOCDEngine = Context.environment["OCD_ENGINE"] == "1"
-
 let package = Package(
     name: "OpenCoreDataBenchmarks",
     platforms: [.macOS(.v15)],
@@ -24,8 +20,7 @@ let package = Package(
                 "CSQLiteBench",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OpenCoreData", package: "OpenCoreData"),
-            ],
-            swiftSettings: buildsOCDEngine ? [.define("OCD_ENGINE")] : []
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Builds ocd-bench in release mode and runs it; arguments go to ocd-bench, e.g.
 #   ./run.sh --rows 20000 --passes 3 --only W1,W2 --engines raw,grdb-row
-# OCD_ENGINE=1 ./run.sh   also compiles the OpenCoreData (`ocd`) engine.
 # The report (Markdown) goes to standard output, build output and progress to standard error.
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -1,6 +1,7 @@
 import Foundation
 public class CDPredicate: @unchecked Sendable {
     public init(format: String, argumentArray: [Any?]) throws {}
+    public convenience init(format: String, _ args: Any?...) throws { try self.init(format: format, argumentArray: args) }
     package func evaluateThrowing(with object: Any?) throws -> Bool { true }
 }
 public struct CDSortDescriptor {

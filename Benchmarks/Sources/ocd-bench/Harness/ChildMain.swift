@@ -4,9 +4,7 @@ import Foundation
 enum ChildMain {
     static func run(_ command: ChildCommand) -> Int32 {
         do {
-            guard let engine = command.engine.makeEngine() else {
-                throw UnsupportedWorkload(workload: command.workload, engine: command.engine)
-            }
+            let engine = command.engine.makeEngine()
             switch command.phase {
             case .prepare:
                 try engine.prepare(command.workload, path: command.path, rows: command.rows)

@@ -5,18 +5,13 @@ enum EngineKind: String, CaseIterable, Sendable {
     case grdbRow = "grdb-row"
     case ocd
 
-    /// The engine's implementation, or nil when it is not compiled in.
-    func makeEngine() -> (any BenchEngine)? {
+    /// The engine's implementation.
+    func makeEngine() -> any BenchEngine {
         switch self {
         case .raw: return RawEngine()
         case .grdbRecord: return GRDBRecordEngine()
         case .grdbRow: return GRDBRowEngine()
-        case .ocd:
-            #if OCD_ENGINE
-            return OCDEngine()
-            #else
-            return nil
-            #endif
+        case .ocd: return OCDEngine()
         }
     }
 }

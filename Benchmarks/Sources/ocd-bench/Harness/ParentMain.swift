@@ -4,11 +4,7 @@ import Foundation
 /// passes interleaved so that drifting machine load hits every engine alike.
 enum ParentMain {
     static func run(_ options: Options) -> Int32 {
-        let ocdBuilt = EngineKind.ocd.makeEngine() != nil
-        let engines = options.engines.filter { $0 != .ocd || ocdBuilt }
-        if options.engines.contains(.ocd), !ocdBuilt {
-            log("ocd: not built (build with OCD_ENGINE=1), skipped")
-        }
+        let engines = options.engines
         var results = Results()
         let loadBefore = LoadAverage.current()
         for workload in options.workloads {
@@ -27,9 +23,9 @@ enum ParentMain {
             }
         }
         let load = "\(loadBefore) at start, \(LoadAverage.current()) at end"
-        print(SetupReport(options: options, results: results, ocdBuilt: ocdBuilt, loadAverages: load).render())
+        print(SetupReport(options: options, results: results, loadAverages: load).render())
         print("")
-        print(ResultsTable(options: options, results: results, ocdBuilt: ocdBuilt).render())
+        print(ResultsTable(options: options, results: results).render())
         print("")
         print(SpreadTable(options: options, results: results).render())
         print("")

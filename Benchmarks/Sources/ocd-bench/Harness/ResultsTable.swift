@@ -4,7 +4,6 @@ import Foundation
 struct ResultsTable {
     let options: Options
     let results: Results
-    let ocdBuilt: Bool
 
     private static let measuredEngines: [EngineKind] = [.grdbRecord, .grdbRow, .ocd]
 
@@ -34,7 +33,6 @@ struct ResultsTable {
         }
         if results.error(workload, engine) != nil { return "error" }
         if !workload.runs(on: engine) { return "n/a" }
-        if engine == .ocd, !ocdBuilt { return "not built" }
         return "—"
     }
 

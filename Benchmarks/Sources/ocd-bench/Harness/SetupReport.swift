@@ -5,7 +5,6 @@ import Foundation
 struct SetupReport {
     let options: Options
     let results: Results
-    let ocdBuilt: Bool
     /// The machine's load averages around the run (other work on a shared machine adds noise).
     let loadAverages: String
 
@@ -28,9 +27,6 @@ struct SetupReport {
         let rows = options.rows
         lines.append("- Row counts: `Flat` N = \(rows) rows (W1 starts empty); W3 `a1 > \(Schema.w3Threshold) ORDER BY a5 LIMIT \(Schema.w3Limit)`; W4 changes and W5 deletes the \((rows + 9) / 10) rows with `a6` true; W6 touches \(stride(from: 0, to: rows, by: 100).underestimatedCount) rows (every 100th); W7 `Item` tree of \(ItemTree.totalCount) items, deletes a subtree of \(ItemTree.subtreeSize).")
         lines.append("- Method: per (engine, workload, pass) a fresh temp-directory database; one process prepares it (untimed, then a WAL checkpoint), a second, fresh process times only the workload with `ContinuousClock`. \(options.passes) pass\(options.passes == 1 ? "" : "es") per engine and workload, median shown; peak MiB = highest `VmHWM` of the measuring process (whole process, input data included).")
-        if !ocdBuilt, options.engines.contains(.ocd) {
-            lines.append("- ocd: not built (build with `OCD_ENGINE=1`), skipped.")
-        }
         return lines.joined(separator: "\n")
     }
 

@@ -1,4 +1,3 @@
-#if OCD_ENGINE
 import Foundation
 import OpenCoreData
 
@@ -107,4 +106,3 @@ struct OCDEngine: BenchEngine {
         return RunOutcome(seconds: seconds, checksum: checksum)
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if OCD_ENGINE
 import Foundation
 import OpenCoreData
 
@@ -47,4 +46,3 @@ enum OCDFlatObjects {
         return request
     }
 }
-#endif

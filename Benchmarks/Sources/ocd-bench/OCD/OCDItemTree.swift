@@ -1,4 +1,3 @@
-#if OCD_ENGINE
 import OpenCoreData
 
 /// W7's nested list as `Item` managed objects.
@@ -17,4 +16,3 @@ enum OCDItemTree {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if OCD_ENGINE
 import OpenCoreData
 
 /// The benchmark's models, built in code with OpenCoreData's model API.
@@ -34,4 +33,3 @@ enum OCDModels {
         return ManagedObjectModel(entities: [item])
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if OCD_ENGINE
 import Foundation
 import OpenCoreData
 
@@ -14,4 +13,3 @@ final class OCDStack {
         context.persistentStoreCoordinator = coordinator
     }
 }
-#endif
