@@ -5,7 +5,7 @@ import Foundation
 /// parser produces.
 ///
 /// Choices: `==`/`!=`, upper-case keywords, strings in double quotes, reserved words used as
-/// keys escaped with `#`, `AND`/`OR` operands that are themselves compounds parenthesized.
+/// keys escaped with `#`, `AND`/`OR` operands that are `AND`/`OR` themselves parenthesized.
 /// Constants without a literal form are written as `CAST("…", "Type")`, which the parser folds
 /// back into the constant. Object IDs cannot be read back without a store (they print as a
 /// `CAST` of their URI). Key names that are not identifiers (from `%K`) print as they are.
@@ -52,9 +52,11 @@ enum PredicateFormatPrinter {
         }
     }
 
-    /// A subpredicate of a compound: parenthesized when it is a compound itself.
+    /// A subpredicate of a compound: parenthesized when it is an `AND` or `OR` itself.
     private static func operand(_ predicate: CDPredicate) -> String {
-        if case .compound = predicate.kind { return "(" + format(predicate) + ")" }
+        if case .compound(let compound) = predicate.kind, compound.compoundPredicateType != .not {
+            return "(" + format(predicate) + ")"
+        }
         return format(predicate)
     }
 
