@@ -10,10 +10,16 @@ import Foundation
 /// The parser accepts the core subset today (comparisons `== != < <= > >=`, key paths,
 /// literals, `%@`/`%K`, `SELF`, `AND`/`OR`/`NOT`, `TRUEPREDICATE`/`FALSEPREDICATE`, `CAST`)
 /// and reports the rest of the language as "not supported yet" at the level where it belongs.
-/// Every recursion passes through `enterNesting()`, which bounds the depth.
+///
+/// Stack safety: every recursion passes through `enterNesting(at:)`, which bounds the depth,
+/// and the functions on the recursion path keep their frames small — they hold token indexes,
+/// never tokens or strings, and leave token inspection and error messages to non-recursive
+/// helpers (`PredicateParserSteps.swift`), because unoptimized builds give every temporary
+/// its own stack slot.
 struct PredicateParser {
     let format: String
     let tokens: [PredicateToken]
+    /// The index in `tokens` of the current token.
     var index = 0
     var arguments: [Any?]
     var nextArgument = 0
@@ -31,7 +37,7 @@ struct PredicateParser {
         }
         var parser = PredicateParser(format: format, tokens: try PredicateLexer.tokenize(format), arguments: arguments)
         let predicate = try parser.parsePredicate()
-        guard parser.current.isEnd else { throw parser.unexpected(parser.current) }
+        try parser.expectEnd()
         return predicate
     }
 
@@ -44,135 +50,77 @@ struct PredicateParser {
 
     /// `a OR b OR c`, as one compound of all the operands.
     mutating func parseOr() throws -> CDPredicate {
-        var operands = [try parseAnd()]
-        while current.is(.or) || current.is(.orOr) {
-            advance()
+        let first = try parseAnd()
+        guard check(.or, or: .orOr) else { return first }
+        var operands = [first]
+        while skip(.or, or: .orOr) {
             operands.append(try parseAnd())
         }
-        return operands.count == 1 ? operands[0] : CDCompoundPredicate(type: .or, subpredicates: operands)
+        return CDCompoundPredicate(type: .or, subpredicates: operands)
     }
 
     /// `a AND b AND c`, as one compound of all the operands.
     mutating func parseAnd() throws -> CDPredicate {
-        var operands = [try parseNot()]
-        while current.is(.and) || current.is(.andAnd) {
-            advance()
+        let first = try parseNot()
+        guard check(.and, or: .andAnd) else { return first }
+        var operands = [first]
+        while skip(.and, or: .andAnd) {
             operands.append(try parseNot())
         }
-        return operands.count == 1 ? operands[0] : CDCompoundPredicate(type: .and, subpredicates: operands)
+        return CDCompoundPredicate(type: .and, subpredicates: operands)
     }
 
     /// `NOT p` / `!p`.
     mutating func parseNot() throws -> CDPredicate {
-        guard current.is(.not) || current.is(.bang) else { return try parsePrimaryPredicate() }
-        let token = advance()
-        try enterNesting(at: token)
+        let start = index
+        guard skip(.not, or: .bang) else { return try parsePrimaryPredicate() }
+        try enterNesting(at: start)
         defer { leaveNesting() }
         return CDCompoundPredicate(notPredicateWithSubpredicate: try parseNot())
     }
 
     /// `( predicate )`, `TRUEPREDICATE`, `FALSEPREDICATE`, or a comparison.
     mutating func parsePrimaryPredicate() throws -> CDPredicate {
-        let token = current
-        switch token.kind {
-        case .symbol(.leftParen):
-            advance()
-            try enterNesting(at: token)
+        let start = index
+        if skip(.leftParen) {
+            try enterNesting(at: start)
             defer { leaveNesting() }
             let inner = try parsePredicate()
             try expect(.rightParen)
             return inner
-        case .keyword(.truePredicate), .keyword(.falsePredicate):
-            advance()
-            try countTerm(at: token)
-            return CDPredicate(value: token.is(.truePredicate))
-        default:
-            return try parseComparison()
         }
+        if let constant = try parseConstantPredicate() { return constant }
+        return try parseComparison()
     }
 
     /// `[modifier] expression operator[options] expression`.
     mutating func parseComparison() throws -> CDPredicate {
-        let start = current
-        try countTerm(at: start)
-        switch start.kind {
-        case .keyword(.any), .keyword(.some), .keyword(.all), .keyword(.none):
-            throw notSupportedYet(start)
-        default:
-            break
-        }
+        try beginComparison()
         let left = try parseExpression()
-        let operatorToken = current
-        let type: CDComparisonPredicate.Operator
-        switch operatorToken.kind {
-        case .symbol(.equal): type = .equalTo
-        case .symbol(.notEqual): type = .notEqualTo
-        case .symbol(.less): type = .lessThan
-        case .symbol(.lessOrEqual): type = .lessThanOrEqualTo
-        case .symbol(.greater): type = .greaterThan
-        case .symbol(.greaterOrEqual): type = .greaterThanOrEqualTo
-        case .keyword(.like), .keyword(.matches), .keyword(.beginsWith), .keyword(.endsWith),
-             .keyword(.contains), .keyword(.in), .keyword(.between):
-            throw notSupportedYet(operatorToken)
-        default:
-            throw error("expected a comparison operator, found \(PredicateSyntaxError.describe(operatorToken))", at: operatorToken)
-        }
-        advance()
-        if current.is(.leftBracket) { throw notSupportedYet(current, what: "comparison options '[…]'") }
+        let type = try parseComparisonOperator()
         let right = try parseExpression()
         return CDComparisonPredicate(leftExpression: left, rightExpression: right, type: type)
     }
 
-    // MARK: - Tokens
-
-    var current: PredicateToken { tokens[index] }
-
-    /// Moves past the current token (never past `.end`) and returns it.
-    @discardableResult
-    mutating func advance() -> PredicateToken {
-        let token = tokens[index]
-        if !token.isEnd { index += 1 }
-        return token
-    }
-
-    mutating func expect(_ symbol: PredicateSymbol) throws {
-        guard current.is(symbol) else {
-            throw error("expected '\(symbol.rawValue)', found \(PredicateSyntaxError.describe(current))", at: current)
-        }
-        advance()
-    }
-
     // MARK: - Limits
 
-    /// Counts one level of nesting; throws past `PredicateLimits.maximumDepth`.
-    mutating func enterNesting(at token: PredicateToken) throws {
+    /// Counts one level of nesting opened by the token at `tokenIndex`; throws past
+    /// `PredicateLimits.maximumDepth`.
+    mutating func enterNesting(at tokenIndex: Int) throws {
         depth += 1
         if depth > PredicateLimits.maximumDepth {
-            throw error("nesting deeper than \(PredicateLimits.maximumDepth) levels", at: token)
+            throw error("nesting deeper than \(PredicateLimits.maximumDepth) levels", at: tokenIndex)
         }
     }
 
     mutating func leaveNesting() { depth -= 1 }
 
-    /// Counts one comparison or constant; throws past `PredicateLimits.maximumTermCount`.
-    mutating func countTerm(at token: PredicateToken) throws {
+    /// Counts one comparison or constant at the current token; throws past
+    /// `PredicateLimits.maximumTermCount`.
+    mutating func countTerm() throws {
         termCount += 1
         if termCount > PredicateLimits.maximumTermCount {
-            throw error("more than \(PredicateLimits.maximumTermCount) comparisons", at: token)
+            throw error("more than \(PredicateLimits.maximumTermCount) comparisons", at: index)
         }
-    }
-
-    // MARK: - Errors
-
-    func error(_ problem: String, at token: PredicateToken) -> CoreDataError {
-        PredicateSyntaxError.make(problem, offset: token.offset, format: format)
-    }
-
-    func unexpected(_ token: PredicateToken) -> CoreDataError {
-        error("unexpected \(PredicateSyntaxError.describe(token))", at: token)
-    }
-
-    func notSupportedYet(_ token: PredicateToken, what: String? = nil) -> CoreDataError {
-        error("\(what ?? "'\(token.text)'") is not supported yet", at: token)
     }
 }
