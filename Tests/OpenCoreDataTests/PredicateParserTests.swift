@@ -222,4 +222,49 @@ import Testing
             #expect(error.offset != nil)
         }
     }
+
+    // MARK: - Walking the tree
+
+    /// Collects the key paths and constants of a tree, switching exhaustively as a compiler would.
+    private func walk(_ predicate: CDPredicate, into parts: inout [String]) {
+        switch predicate.kind {
+        case .constant(let value):
+            parts.append("constant \(value)")
+        case .comparison(let comparison):
+            parts.append("\(comparison.predicateOperatorType) \(comparison.comparisonPredicateModifier) \(comparison.options.rawValue)")
+            for expression in [comparison.leftExpression, comparison.rightExpression] {
+                switch expression.expressionType {
+                case .keyPath: parts.append("key \(expression.keyPath ?? "?")")
+                case .constantValue: parts.append("value \(expression.constantValue ?? .null)")
+                case .evaluatedObject: parts.append("SELF")
+                default: parts.append("other")
+                }
+            }
+        case .compound(let compound):
+            parts.append("\(compound.compoundPredicateType) \(compound.subpredicates.count)")
+            for subpredicate in compound.subpredicates { walk(subpredicate, into: &parts) }
+        }
+    }
+
+    @Test func theTreeIsWalkableWithPublicProperties() throws {
+        var parts: [String] = []
+        walk(try CDPredicate(format: "parent.title == %@ OR (NOT SELF != 2 AND TRUEPREDICATE)", "x"), into: &parts)
+        #expect(parts == [
+            "or 2", "equalTo direct 0", "key parent.title", #"value "x""#,
+            "and 2", "not 1", "notEqualTo direct 0", "SELF", "value 2", "constant true",
+        ])
+    }
+
+    @Test func swiftBuildersMakeTheSameTreesAsFormats() throws {
+        let built = CDExpression.keyPath("age").greaterThanOrEqualTo(18) && !CDExpression(forKeyPath: "name").equalTo(.null)
+        #expect(built == (try CDPredicate(format: "age >= 18 AND NOT name == nil")))
+        let constant = CDExpression(forConstantValue: 5)
+        #expect(constant.constantValue == .int64(5))
+        #expect(try CDExpression(forConstantValue: CDValue(argument: Int16(5))) == constant)
+        #expect(throws: CoreDataError.self) { try CDValue(argument: [1: 2]) }
+        let comparison = CDComparisonPredicate(
+            leftExpression: .keyPath("a"), rightExpression: .constant(1), modifier: .direct, type: .lessThan, options: []
+        )
+        #expect(comparison == (try CDPredicate(format: "a < 1")))
+    }
 }

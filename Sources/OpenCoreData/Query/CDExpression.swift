@@ -66,14 +66,9 @@ public struct CDExpression: Sendable, Hashable {
 
     // MARK: - Core Data initializers
 
-    /// A constant expression.
+    /// A constant expression. For a value given as `Any`, convert it first:
+    /// `CDExpression(forConstantValue: try CDValue(argument: value))`.
     public init(forConstantValue value: CDValue) { self.init(.constantValue(value)) }
-
-    /// A constant expression from any supported Swift value; throws `.invalidPredicate`
-    /// for types a predicate cannot hold (see `CDValue.init(argument:)`).
-    public init(forConstantValue value: Any?) throws {
-        self.init(.constantValue(try CDValue(argument: value)))
-    }
 
     /// A key path read from the evaluated object.
     public init(forKeyPath keyPath: String) { self.init(.keyPath(keyPath)) }
