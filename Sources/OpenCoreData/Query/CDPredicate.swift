@@ -12,8 +12,7 @@ import Foundation
 /// returns the concrete subclass), or in Swift (`.keyPath("age").greaterThan(18) && …`).
 /// Two predicates are equal when their trees are equal.
 public class CDPredicate: @unchecked Sendable, Hashable, CustomStringConvertible {
-    // @unchecked Sendable: every stored property is a `let` of a Sendable type, and the class
-    // is not `open`, so its only subclasses are this module's equally immutable ones.
+    // @unchecked Sendable: only `let`s of Sendable types; not `open`, so all subclasses are ours and immutable.
 
     /// What a predicate is; switch over it to walk a predicate tree.
     public enum Kind: Sendable {

@@ -105,11 +105,13 @@ extension CDValue {
 
 // MARK: - Optionals
 
-/// Unwraps an optional hidden inside `Any` (at any depth): `Optional<Int>.none` as `Any` is `nil`.
-package func flattenOptional(_ value: Any?) -> Any? {
-    guard let value else { return nil }
-    if let optional = value as? any OptionalFlattening { return optional.flattenedValue }
-    return value
+extension CDValue {
+    /// Unwraps an optional hidden inside `Any` (at any depth): `Optional<Int>.none` as `Any` is `nil`.
+    package static func flattenOptional(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        if let optional = value as? any OptionalFlattening { return optional.flattenedValue }
+        return value
+    }
 }
 
 /// Lets `flattenOptional` see through optionals boxed in `Any`.
@@ -121,7 +123,7 @@ extension Optional: OptionalFlattening {
     fileprivate var flattenedValue: Any? {
         switch self {
         case .none: return nil
-        case .some(let wrapped): return flattenOptional(wrapped)
+        case .some(let wrapped): return CDValue.flattenOptional(wrapped)
         }
     }
 }

@@ -9,7 +9,7 @@ package enum KeyPathReader {
     /// string…), and for the parts of the language not supported yet: collection operators
     /// (`@count`) and to-many paths through arrays or sets.
     package static func value(of object: Any?, keyPath: String) throws -> Any? {
-        var current = flattenOptional(object)
+        var current = CDValue.flattenOptional(object)
         var start = keyPath.startIndex
         while true {
             let end = keyPath[start...].firstIndex(of: ".") ?? keyPath.endIndex
@@ -23,7 +23,7 @@ package enum KeyPathReader {
 
     /// The value for one key of `object`.
     package static func value(of object: Any?, key: String, keyPath: String? = nil) throws -> Any? {
-        guard let object = flattenOptional(object) else { return nil }
+        guard let object = CDValue.flattenOptional(object) else { return nil }
         if key.hasPrefix("@") {
             throw CoreDataError(
                 .invalidPredicate,
@@ -34,9 +34,9 @@ package enum KeyPathReader {
         if key == "self" { return object }
         switch object {
         case let kvc as any KeyValueCoding:
-            return flattenOptional(kvc.value(forKey: key))
+            return CDValue.flattenOptional(kvc.value(forKey: key))
         case let dictionary as [String: Any]:
-            return flattenOptional(dictionary[key])
+            return CDValue.flattenOptional(dictionary[key])
         case is [Any], is Set<AnyHashable>, is NSSet:
             throw CoreDataError(
                 .invalidPredicate,

@@ -10,7 +10,7 @@ extension PredicateParser {
         guard nextArgument < arguments.count else {
             throw error("missing argument for \(PredicateSyntaxError.describe(token)) (\(arguments.count) given)", at: tokenIndex)
         }
-        let argument = flattenOptional(arguments[nextArgument])
+        let argument = CDValue.flattenOptional(arguments[nextArgument])
         let position = nextArgument + 1
         nextArgument += 1
         switch specifier {

@@ -109,7 +109,8 @@ struct PredicateParser {
     mutating func enterNesting(at tokenIndex: Int) throws {
         depth += 1
         if depth > PredicateLimits.maximumDepth {
-            throw error("nesting deeper than \(PredicateLimits.maximumDepth) levels", at: tokenIndex)
+            let token = PredicateSyntaxError.describe(tokens[tokenIndex])
+            throw error("nesting deeper than \(PredicateLimits.maximumDepth) levels at \(token)", at: tokenIndex)
         }
     }
 
@@ -120,7 +121,7 @@ struct PredicateParser {
     mutating func countTerm() throws {
         termCount += 1
         if termCount > PredicateLimits.maximumTermCount {
-            throw error("more than \(PredicateLimits.maximumTermCount) comparisons", at: index)
+            throw error("more than \(PredicateLimits.maximumTermCount) comparisons, at \(describeCurrent)", at: index)
         }
     }
 }
