@@ -26,6 +26,8 @@ public struct CoreDataError: Error, Sendable, CustomStringConvertible {
     public var underlyingErrors: [CoreDataError]
     /// The SQLite result code, for errors raised by the SQLite store.
     public var sqliteResultCode: Int32?
+    /// For `.invalidPredicate` parse errors: the offset, in Unicode scalars, where parsing failed.
+    public var offset: Int?
 
     public init(
         _ code: Code,
@@ -33,7 +35,8 @@ public struct CoreDataError: Error, Sendable, CustomStringConvertible {
         objectID: ManagedObjectID? = nil,
         key: String? = nil,
         underlyingErrors: [CoreDataError] = [],
-        sqliteResultCode: Int32? = nil
+        sqliteResultCode: Int32? = nil,
+        offset: Int? = nil
     ) {
         self.code = code
         self.message = message
@@ -41,6 +44,7 @@ public struct CoreDataError: Error, Sendable, CustomStringConvertible {
         self.key = key
         self.underlyingErrors = underlyingErrors
         self.sqliteResultCode = sqliteResultCode
+        self.offset = offset
     }
 
     public var description: String {
