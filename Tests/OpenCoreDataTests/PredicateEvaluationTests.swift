@@ -2,16 +2,11 @@ import Foundation
 import Testing
 @testable import OpenCoreData
 
-/// A managed object whose values live in a dictionary.
-private final class StubObject: ManagedObject {
-    var values: [String: Any]
-
-    init(_ entity: EntityDescription, key: Int64, _ values: [String: Any] = [:]) {
-        self.values = values
-        super.init(entity: entity, objectID: ManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: key))
-    }
-
-    override func value(forKey key: String) -> Any? { values[key] }
+/// Real managed objects of the nested-list model, in an in-memory store.
+private func items(_ titles: [String?]) throws -> (TestStack, [ManagedObject]) {
+    let stack = try TestStack(model: Models.nestedList(), kind: .inMemory)
+    let objects = titles.map { title in stack.insert("Item", title.map { ["title": $0] } ?? [:]) }
+    return (stack, objects)
 }
 
 /// A plain `KeyValueCoding` type that is not a managed object.
@@ -28,7 +23,6 @@ private struct Point: KeyValueCoding {
 }
 
 @Suite struct PredicateEvaluationTests {
-    private let entity = EntityDescription(name: "Item")
 
     private func matches(_ format: String, _ object: Any?, _ arguments: Any?...) throws -> Bool {
         let predicate = try CDPredicate(format: format, argumentArray: arguments)
@@ -45,15 +39,18 @@ private struct Point: KeyValueCoding {
         #expect(try !matches("title == 'Bread'", row))
         #expect(try matches("x == 4 AND label == nil", Point(x: 4, label: nil)))
         #expect(try matches("label == 'p'", Point(x: 4, label: "p")))
-        let object = StubObject(entity, key: 1, ["title": "Eggs"])
-        #expect(try matches("title == %@", object, "Eggs"))
-        #expect(try matches("missing == nil", object))
+        let (stack, objects) = try items(["Eggs"])
+        #expect(try matches("title == %@", objects[0], "Eggs"))
+        #expect(try matches("parent == nil", objects[0]))
+        _ = stack
     }
 
     @Test func dottedToOnePaths() throws {
-        let grandparent = StubObject(entity, key: 1, ["title": "Root"])
-        let parent = StubObject(entity, key: 2, ["title": "Mid", "parent": grandparent])
-        let child = StubObject(entity, key: 3, ["title": "Leaf", "parent": parent])
+        let (stack, objects) = try items(["Root", "Mid", "Leaf"])
+        let (grandparent, parent, child) = (objects[0], objects[1], objects[2])
+        parent.setValue(grandparent, forKey: "parent")
+        child.setValue(parent, forKey: "parent")
+        defer { _ = stack }
         #expect(try matches("parent.parent.title == 'Root'", child))
         #expect(try matches("parent.title == 'Mid'", child))
         #expect(try matches("parent.parent.title == nil", parent))
@@ -141,9 +138,10 @@ private struct Point: KeyValueCoding {
     // MARK: - Objects and IDs
 
     @Test func managedObjectsCompareAsTheirObjectIDs() throws {
-        let target = StubObject(entity, key: 10)
-        let other = StubObject(entity, key: 11)
-        let child = StubObject(entity, key: 12, ["parent": target])
+        let (stack, objects) = try items(["target", "other", "child"])
+        let (target, other, child) = (objects[0], objects[1], objects[2])
+        child.setValue(target, forKey: "parent")
+        defer { _ = stack }
         #expect(try matches("parent == %@", child, target.objectID))
         #expect(try matches("parent == %@", child, target))
         #expect(try !matches("parent == %@", child, other))

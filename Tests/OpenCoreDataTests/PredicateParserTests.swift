@@ -114,7 +114,7 @@ import Testing
     @Test func objectArgumentsOfEveryType() throws {
         let entity = EntityDescription(name: "Item")
         let objectID = ManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: 7)
-        let object = ManagedObject(entity: entity, objectID: objectID)
+        let object = ManagedObject.detached(entity: entity, objectID: objectID)
         let date = Date(timeIntervalSinceReferenceDate: 12.5)
         let uuid = UUID()
         let url = URL(string: "https://example.com/a?b=c")!

@@ -63,8 +63,8 @@ private struct Row: KeyValueCoding {
 
     @Test func managedObjectsAndObjectIDs() {
         let entity = EntityDescription(name: "Item")
-        let first = ManagedObject(entity: entity, objectID: ManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: 2))
-        let second = ManagedObject(entity: entity, objectID: ManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: 1))
+        let first = ManagedObject.detached(entity: entity, objectID: ManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: 2))
+        let second = ManagedObject.detached(entity: entity, objectID: ManagedObjectID(entity: entity, storeIdentifier: "S", primaryKey: 1))
         let items = rows([["owner": first], ["owner": second]])
         #expect(order(items, [CDSortDescriptor(key: "owner")]) == [1, 0])
     }

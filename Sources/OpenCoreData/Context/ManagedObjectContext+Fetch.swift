@@ -97,7 +97,7 @@ extension ManagedObjectContext {
             if try matches(object) { result.append(object) }
         }
         if !query.sortDescriptors.isEmpty {
-            result = try CDSortDescriptor.sorted(result, by: query.sortDescriptors)
+            result = CDSortDescriptor.sort(result, by: query.sortDescriptors)
         }
         if query.offset > 0 { result = Array(result.dropFirst(query.offset)) }
         if query.limit > 0 { result = Array(result.prefix(query.limit)) }

@@ -34,7 +34,7 @@ final class InMemoryStore: StoreBackend {
             matches = try matches.filter { try predicate.evaluateThrowing(with: $0) }
         }
         if !query.sortDescriptors.isEmpty {
-            matches = try CDSortDescriptor.sorted(matches, by: query.sortDescriptors)
+            matches = CDSortDescriptor.sort(matches, by: query.sortDescriptors)
         }
         if query.offset > 0 { matches = Array(matches.dropFirst(query.offset)) }
         if query.limit > 0 { matches = Array(matches.prefix(query.limit)) }

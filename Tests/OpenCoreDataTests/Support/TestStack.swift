@@ -63,3 +63,12 @@ final class TestStack {
         return try context.fetch(request)
     }
 }
+
+extension ManagedObject {
+    /// An object outside any context with a given ID, for comparison tests.
+    static func detached(entity: EntityDescription, objectID: ManagedObjectID) -> ManagedObject {
+        let object = ManagedObject(entity: entity, insertInto: nil)
+        object.objectID = objectID
+        return object
+    }
+}

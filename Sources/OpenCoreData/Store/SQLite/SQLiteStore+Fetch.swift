@@ -25,6 +25,8 @@ extension SQLiteStore {
         for descriptor in fetch.sortDescriptors {
             orderBy.append(try query.orderTerm(for: descriptor))
         }
+        // Ties keep store order, as the in-memory sort (stable over rows in key order) does.
+        if !orderBy.isEmpty { orderBy.append("t0.Z_PK") }
         let columns = fetch.includesValues ? entityStatements(for: fetch.entity).selectColumns : "t0.Z_PK, t0.Z_ENT"
         let sql = query.sql(columns: columns, orderBy: orderBy, limit: fetch.limit, offset: fetch.offset)
         let statement = try connection.cachedStatement(sql)
