@@ -30,6 +30,8 @@ import Testing
         let id = try stack.context.performAndWait {
             let item = stack.insert("Item", ["title": "cached"])
             try stack.context.save()
+            stack.context.reset()
+            _ = try stack.fetch("Item")  // reading the row puts it in the coordinator's cache
             return item.objectID
         }
         // Another context of the same coordinator reads the row from the cache: prove it by

@@ -113,6 +113,7 @@ extension ManagedObjectContext {
         for reference in registry.values { reference.takeUnretainedValue().context = nil }
         registry.removeAll()
         classCache.removeAll()
+        lastResolvedClass = nil
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()

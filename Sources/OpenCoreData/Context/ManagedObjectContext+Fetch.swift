@@ -111,7 +111,10 @@ extension ManagedObjectContext {
             if object.faulted, object.committed == nil { object.committed = snapshot }
             return object
         }
-        let object = objectClass(for: id.entity).init(entity: id.entity, insertInto: nil)
+        let entity = id.entity
+        let type = entity === lastResolvedClass?.entity ? lastResolvedClass!.type : objectClass(for: entity)
+        lastResolvedClass = (entity, type)
+        let object = type.init(entity: entity, insertInto: nil)
         object.objectID = id
         object.committed = snapshot
         object.faulted = true

@@ -13,7 +13,9 @@ extension ManagedObjectContext {
     public func save() throws {
         processPendingChanges()
         guard hasChanges else { return }
-        for object in inserted.union(updated).union(deleted) { object.willSave() }
+        for objects in [inserted, updated, deleted] {
+            for object in objects { object.willSave() }
+        }
         processPendingChanges()
         try validatePendingChanges()
         let request = makeSaveRequest()

@@ -53,6 +53,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingDeletes: [ManagedObject] = []
     /// Managed object classes by entity, resolved once.
     var classCache: [ObjectIdentifier: ManagedObject.Type] = [:]
+    /// The last class resolved, since fetched rows come in runs of one entity.
+    var lastResolvedClass: (entity: EntityDescription, type: ManagedObject.Type)?
 
     /// Creates a context; set `persistentStoreCoordinator` before using it.
     public init(concurrencyType: ConcurrencyType) {

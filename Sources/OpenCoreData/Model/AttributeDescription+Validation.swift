@@ -13,25 +13,31 @@ extension AttributeDescription {
     /// as seconds since 2001); minimum and maximum length (string characters, data
     /// bytes); the regular expression a whole string must match.
     package func validationErrors(for value: Any?) -> [CoreDataError] {
-        guard let value, !(value is NSNull) else {
+        guard let value, isCanonical(value) else {
+            if value != nil && !(value is NSNull) { return [wrongTypeError(value!)] }
             if isOptional { return [] }
             return [error(.validationMissingMandatoryProperty, "\(qualifiedName) is required but has no value.")]
         }
-        guard isCanonical(value) else { return [wrongTypeError(value)] }
         // Transformable and undefined values are opaque: no range or length rules apply.
-        guard attributeType.canonicalSwiftType != nil else { return [] }
-        switch value {
-        case let number as Int16: return numberErrors(Double(number), shown: "\(number)")
-        case let number as Int32: return numberErrors(Double(number), shown: "\(number)")
-        case let number as Int64: return numberErrors(Double(number), shown: "\(number)")
-        case let number as Double: return numberErrors(number, shown: "\(number)")
-        case let number as Float: return numberErrors(Double(number), shown: "\(number)")
-        case let number as Decimal: return numberErrors(Double(number.description) ?? .nan, shown: "\(number)")
-        case let date as Date: return dateErrors(date)
-        case let string as String: return lengthErrors(string.count, unit: "character") + patternErrors(string)
-        case let data as Data: return lengthErrors(data.count, unit: "byte")
+        guard hasValueRules, attributeType.canonicalSwiftType != nil else { return [] }
+        // One cast, chosen by type: `isCanonical` guarantees it succeeds.
+        switch attributeType {
+        case .integer16: return (value as? Int16).map { numberErrors(Double($0), shown: "\($0)") } ?? []
+        case .integer32: return (value as? Int32).map { numberErrors(Double($0), shown: "\($0)") } ?? []
+        case .integer64: return (value as? Int64).map { numberErrors(Double($0), shown: "\($0)") } ?? []
+        case .double: return (value as? Double).map { numberErrors($0, shown: "\($0)") } ?? []
+        case .float: return (value as? Float).map { numberErrors(Double($0), shown: "\($0)") } ?? []
+        case .decimal: return (value as? Decimal).map { numberErrors(Double($0.description) ?? .nan, shown: "\($0)") } ?? []
+        case .date: return (value as? Date).map(dateErrors) ?? []
+        case .string: return (value as? String).map { lengthErrors($0.count, unit: "character") + patternErrors($0) } ?? []
+        case .binaryData: return (value as? Data).map { lengthErrors($0.count, unit: "byte") } ?? []
         default: return []
         }
+    }
+
+    /// Whether any range, length or pattern rule is set (most attributes have none).
+    private var hasValueRules: Bool {
+        minValue != nil || maxValue != nil || minLength != nil || maxLength != nil || regularExpression != nil
     }
 
     private func error(_ code: CoreDataError.Code, _ message: String) -> CoreDataError {

@@ -17,7 +17,7 @@ package final class ModelLayout: @unchecked Sendable {
         entitiesByNumber = byNumber
         entitiesByName = model.entitiesByName
         for (number, entity) in byNumber {
-            entity.frozenSlots = EntitySlots(entity: entity, number: number)
+            entity.frozenSlots = EntitySlots(entity: entity, number: number, layout: self)
         }
     }
 }
@@ -27,9 +27,13 @@ package final class EntitySlots: @unchecked Sendable {
     // @unchecked Sendable: built once in `init` and never mutated.
     /// The entity's number, stored in `Z_ENT` and `Z_PRIMARYKEY`.
     package let number: Int
+    /// The model's layout, which owns the entity (not retained: it owns us through it).
+    package unowned(unsafe) let layout: ModelLayout
     /// Every property, inherited first; the index is the property's slot.
     package let properties: [PropertyDescription]
     package let slotByName: [String: Int]
+    /// Property names by slot, for the linear lookup below.
+    private let names: [String]
     /// Slots of attributes (stored and transient).
     package let attributeSlots: [Int]
     /// Slots of to-one relationships.
@@ -47,8 +51,17 @@ package final class EntitySlots: @unchecked Sendable {
     /// The stored slots, in order.
     package let storedSlots: [Int]
 
-    init(entity: EntityDescription, number: Int) {
+    /// The slot of a property name. Small entities are scanned in order: comparing
+    /// short strings is cheaper than hashing one.
+    @inline(__always)
+    package func slot(forKey key: String) -> Int? {
+        if names.count <= 16 { return names.firstIndex(of: key) }
+        return slotByName[key]
+    }
+
+    init(entity: EntityDescription, number: Int, layout: ModelLayout) {
         self.number = number
+        self.layout = layout
         properties = entity.allProperties
         var byName: [String: Int] = [:]
         var attributeSlots: [Int] = []
@@ -66,6 +79,7 @@ package final class EntitySlots: @unchecked Sendable {
             if let relationship { (relationship.isToMany ? { toManySlots.append(slot) } : { toOneSlots.append(slot) })() }
         }
         slotByName = byName
+        names = properties.map(\.name)
         self.attributeSlots = attributeSlots
         self.toOneSlots = toOneSlots
         self.toManySlots = toManySlots

@@ -137,7 +137,7 @@ extension ManagedObject {
 
     /// The slot of `key`; an unknown key traps, naming the entity and its properties.
     func slot(forKey key: String) -> Int {
-        guard let slot = entity.slots.slotByName[key] else {
+        guard let slot = entity.slots.slot(forKey: key) else {
             let known = entity.slots.properties.map(\.name).sorted().joined(separator: ", ")
             preconditionFailure("ManagedObject: entity '\(entity.name)' has no property '\(key)'. Known properties: \(known). Fix the key, or add the property to the model.")
         }

@@ -8,7 +8,7 @@ import Foundation
 /// their context's queue and are not `Sendable`; pass `objectID` between threads instead.
 open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     /// The object's entity.
-    public let entity: EntityDescription
+    public var entity: EntityDescription { objectID.entity }
     /// The object's identity: temporary until saved, then permanent.
     public internal(set) var objectID: ManagedObjectID
     /// The context the object is registered in (`nil` once the context is gone or reset).
@@ -42,7 +42,6 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     /// `EntityDescription.insertNewObject(forEntityName:into:)` does. With a nil context
     /// the object stays unregistered until `context.insert(_:)`.
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
-        self.entity = entity
         objectID = .makeTemporary(for: entity)
         values = []
         faulted = false

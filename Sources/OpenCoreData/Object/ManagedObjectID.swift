@@ -14,15 +14,31 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The entity of the object (always the concrete entity, never an abstract parent).
-    public let entity: EntityDescription
-    /// The identifier of the store that holds the object; `nil` while temporary.
-    public let storeIdentifier: String?
+    public var entity: EntityDescription { entityReference }
+    /// Not retained per ID: `owner` keeps it alive. Entities are targets of weak
+    /// references, which makes retaining them slow, and IDs are copied on every hot path.
+    private unowned(unsafe) let entityReference: EntityDescription
+    /// What keeps `entity` alive, in one reference: the store (which keeps its model's
+    /// layout, holding every entity) for a permanent ID; the layout, or the entity itself
+    /// before its model is frozen, for a temporary one.
+    private let owner: Owner
     package let reference: Reference
 
+    private enum Owner: Sendable {
+        case store(StoreToken)
+        case model(any AnyObject & Sendable)
+    }
+
+    package init(entity: EntityDescription, store: StoreToken, primaryKey: Int64) {
+        entityReference = entity
+        owner = .store(store)
+        reference = .permanent(primaryKey)
+    }
+
+    /// A permanent ID for a store known only by its identifier (for tests and archives).
     package init(entity: EntityDescription, storeIdentifier: String, primaryKey: Int64) {
-        self.entity = entity
-        self.storeIdentifier = storeIdentifier
-        self.reference = .permanent(primaryKey)
+        let layout = entity.frozenSlots?.layout
+        self.init(entity: entity, store: StoreToken(identifier: storeIdentifier, keeping: layout ?? entity), primaryKey: primaryKey)
     }
 
     private static let temporaryCounter = Atomic<UInt64>(0)
@@ -33,9 +49,15 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     }
 
     private init(entity: EntityDescription, temporary number: UInt64) {
-        self.entity = entity
-        self.storeIdentifier = nil
-        self.reference = .temporary(number)
+        entityReference = entity
+        owner = .model(entity.frozenSlots?.layout ?? entity)
+        reference = .temporary(number)
+    }
+
+    /// The identifier of the store that holds the object; `nil` while temporary.
+    public var storeIdentifier: String? {
+        if case .store(let store) = owner { return store.identifier }
+        return nil
     }
 
     /// Whether the ID is temporary: the object has not been saved yet.
@@ -70,13 +92,46 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     }
 
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-        lhs.reference == rhs.reference && lhs.entity === rhs.entity && lhs.storeIdentifier == rhs.storeIdentifier
+        guard lhs.reference == rhs.reference, lhs.entityReference === rhs.entityReference else { return false }
+        switch (lhs.owner, rhs.owner) {
+        case let (.store(left), .store(right)): return left === right || left.identifier == right.identifier
+        case (.model, .model): return true
+        default: return false
+        }
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(ObjectIdentifier(entity))
+        hasher.combine(ObjectIdentifier(entityReference))
         hasher.combine(reference)
     }
 
+    /// A cheap hash for dictionaries keyed by object ID (the identity maps and row cache
+    /// of every fetch and save): a SplitMix64 finaliser over the key and entity, mixed
+    /// with the dictionary's seed. Consistent with `==`, as `hash(into:)` is.
+    public func _rawHashValue(seed: Int) -> Int {
+        var bits: UInt64
+        switch reference {
+        case .permanent(let key): bits = UInt64(bitPattern: key)
+        case .temporary(let number): bits = number ^ 0x8000_0000_0000_0000
+        }
+        bits ^= UInt64(UInt(bitPattern: ObjectIdentifier(entityReference))) &* 0x9E37_79B9_7F4A_7C15
+        bits ^= UInt64(bitPattern: Int64(seed))
+        bits = (bits ^ (bits >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        bits = (bits ^ (bits >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(bitPattern: UInt(truncatingIfNeeded: bits ^ (bits >> 31)))
+    }
+
     public var description: String { "<\(uriRepresentation().absoluteString)>" }
+}
+
+/// A store's identity as object IDs carry it: its identifier, and what keeps its
+/// model's entities alive while any of its IDs exists.
+package final class StoreToken: Sendable {
+    package let identifier: String
+    private let model: any AnyObject & Sendable
+
+    package init(identifier: String, keeping model: any AnyObject & Sendable) {
+        self.identifier = identifier
+        self.model = model
+    }
 }

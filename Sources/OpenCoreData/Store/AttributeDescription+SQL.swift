@@ -54,21 +54,25 @@ extension AttributeDescription {
             return try transformedData(value).map(SQLValue.blob) ?? .null
         }
         guard isCanonical(value) else { throw wrongTypeError(value) }
-        switch value {
-        case let v as Int16: return .integer(Int64(v))
-        case let v as Int32: return .integer(Int64(v))
-        case let v as Int64: return .integer(v)
-        case let v as Bool: return .integer(v ? 1 : 0)
-        case let v as Double: return .real(v)
-        case let v as Float: return .real(Double(v))
-        case let v as Decimal: return .text(v.description)
-        case let v as String: return .text(v)
-        case let v as Date: return .real(v.timeIntervalSinceReferenceDate)
-        case let v as Data: return .blob(v)
-        case let v as UUID: return .blob(withUnsafeBytes(of: v.uuid) { Data($0) })
-        case let v as URL: return .text(v.absoluteString)
-        default: throw wrongTypeError(value)
+        // One cast, chosen by type: `isCanonical` guarantees it succeeds.
+        let sql: SQLValue?
+        switch attributeType {
+        case .integer16: sql = (value as? Int16).map { .integer(Int64($0)) }
+        case .integer32: sql = (value as? Int32).map { .integer(Int64($0)) }
+        case .integer64: sql = (value as? Int64).map { .integer($0) }
+        case .boolean: sql = (value as? Bool).map { .integer($0 ? 1 : 0) }
+        case .double: sql = (value as? Double).map { .real($0) }
+        case .float: sql = (value as? Float).map { .real(Double($0)) }
+        case .decimal: sql = (value as? Decimal).map { .text($0.description) }
+        case .string: sql = (value as? String).map { .text($0) }
+        case .date: sql = (value as? Date).map { .real($0.timeIntervalSinceReferenceDate) }
+        case .binaryData: sql = (value as? Data).map { .blob($0) }
+        case .uuid: sql = (value as? UUID).map { id in .blob(withUnsafeBytes(of: id.uuid) { Data($0) }) }
+        case .uri: sql = (value as? URL).map { .text($0.absoluteString) }
+        case .transformable, .objectID, .undefined: sql = nil
         }
+        guard let sql else { throw wrongTypeError(value) }
+        return sql
     }
 }
 

@@ -4,6 +4,8 @@ import Foundation
 /// snapshots, primary keys, relationship storage and atomic saves.
 final class InMemoryStore: StoreBackend {
     let identifier = UUID().uuidString
+    /// The store's identity in the object IDs it hands out.
+    let token: StoreToken
     var metadata: [String: any Sendable] { ["NSStoreType": "InMemory", "NSStoreUUID": identifier] }
     let model: ManagedObjectModel
     private(set) var rows: [ManagedObjectID: RowSnapshot] = [:]
@@ -20,6 +22,7 @@ final class InMemoryStore: StoreBackend {
 
     init(model: ManagedObjectModel) {
         self.model = model
+        token = StoreToken(identifier: identifier, keeping: model.layout)
     }
 
     func close() {}
@@ -127,7 +130,7 @@ final class InMemoryStore: StoreBackend {
             let root = ObjectIdentifier(id.entity.rootEntity)
             let key = (lastKey[root] ?? 0) + 1
             lastKey[root] = key
-            map[id] = ManagedObjectID(entity: id.entity, storeIdentifier: identifier, primaryKey: key)
+            map[id] = ManagedObjectID(entity: id.entity, store: token, primaryKey: key)
         }
         return map
     }

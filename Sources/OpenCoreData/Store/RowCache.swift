@@ -24,10 +24,11 @@ struct RowCache {
 
     mutating func removeAll() { snapshots.removeAll() }
 
-    /// Records what a save wrote: new snapshots for inserted and updated rows, none for deleted.
+    /// Records what a save wrote: new snapshots for updated rows, none for deleted ones.
+    /// Inserted rows are not cached: nobody has read them yet, and the saving context
+    /// holds their values.
     mutating func didSave(_ request: SaveRequest, permanentIDs map: [ManagedObjectID: ManagedObjectID]) {
         for id in request.deletes { snapshots[id] = nil }
-        for row in request.inserts { store(row, version: 1, map: map) }
         for row in request.updates { store(row, version: row.version + 1, map: map) }
     }
 

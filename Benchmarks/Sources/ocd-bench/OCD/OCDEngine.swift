@@ -75,7 +75,10 @@ struct OCDEngine: BenchEngine {
             let ((stack, checksum), seconds) = try Stopwatch.time { () throws -> (OCDStack, Int64) in
                 let stack = try OCDStack(model: model, path: path)
                 let checksum = try stack.context.performAndWait {
-                    let objects = try stack.context.fetch(OCDFlatObjects.request(asFaults: true))
+                    // Pure faults, as Core Data fetches them: object IDs only, values on first touch.
+                    let request = OCDFlatObjects.request(asFaults: true)
+                    request.includesPropertyValues = false
+                    let objects = try stack.context.fetch(request)
                     var touched: [String] = []
                     for index in stride(from: 0, to: objects.count, by: 100) {
                         touched.append(objects[index].value(forKey: "a4") as? String ?? "")

@@ -5,6 +5,8 @@ struct EntityStatements {
     let decoder: SQLiteRowDecoder
     /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.<every column>`.
     let selectColumns: String
+    /// One row by primary key (firing a fault).
+    let selectByKey: String
 }
 
 extension SQLiteStore {
@@ -12,7 +14,9 @@ extension SQLiteStore {
         if let known = statements[ObjectIdentifier(entity)] { return known }
         let table = schema.table(for: entity)
         let columns = (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).map { "t0." + $0 }.joined(separator: ", ")
-        let made = EntityStatements(decoder: SQLiteRowDecoder(entity: entity, schema: schema), selectColumns: columns)
+        let made = EntityStatements(
+            decoder: SQLiteRowDecoder(entity: entity, schema: schema), selectColumns: columns,
+            selectByKey: "SELECT \(columns) FROM \(table.name) t0 WHERE t0.Z_PK = ? AND t0.Z_ENT = \(entity.slots.number)")
         statements[ObjectIdentifier(entity)] = made
         return made
     }
@@ -73,8 +77,7 @@ extension SQLiteStore {
     func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
         guard let key = id.primaryKey else { return nil }
         let entityStatements = entityStatements(for: id.entity)
-        let sql = "SELECT \(entityStatements.selectColumns) FROM \(schema.table(for: id.entity).name) t0 WHERE t0.Z_PK = ? AND t0.Z_ENT = \(id.entity.slots.number)"
-        let statement = try connection.cachedStatement(sql)
+        let statement = try connection.cachedStatement(entityStatements.selectByKey)
         statement.bind(key, at: 1)
         defer { statement.reset() }
         guard try statement.step() else { return nil }

@@ -9,8 +9,10 @@ final class SQLiteStore: StoreBackend {
     let url: URL
     let schema: SQLiteSchema
     let connection: SQLiteConnection
-    private(set) var identifier: String
-    private(set) var metadata: [String: any Sendable]
+    let identifier: String
+    let metadata: [String: any Sendable]
+    /// The store's identity in the object IDs it hands out.
+    let token: StoreToken
     /// Per entity: the SELECT and INSERT statements, built once.
     var statements: [ObjectIdentifier: EntityStatements] = [:]
     /// Per entity: its prepared INSERT.
@@ -33,6 +35,7 @@ final class SQLiteStore: StoreBackend {
             connection = try SQLiteConnection(path: path, create: false)
             identifier = stored.uuid
             metadata = stored.dictionary
+            token = StoreToken(identifier: identifier, keeping: model.layout)
             try configureConnection()
             try connection.inTransaction {
                 for statement in schema.indexSQL(model: model) { try connection.execute(statement) }
@@ -43,6 +46,7 @@ final class SQLiteStore: StoreBackend {
             let created = SQLiteMetadata(model: model)
             identifier = created.uuid
             metadata = created.dictionary
+            token = StoreToken(identifier: identifier, keeping: model.layout)
             try configureConnection()
             try connection.inTransaction {
                 for statement in schema.creationSQL(model: model) { try connection.execute(statement) }
@@ -85,11 +89,11 @@ final class SQLiteStore: StoreBackend {
         guard let entity = schema.entitiesByNumber[Int(entityNumber)] else {
             throw CoreDataError(.storeCorrupt, "A row of the store has entity number \(entityNumber), which the model does not define.")
         }
-        return ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: primaryKey)
+        return ManagedObjectID(entity: entity, store: token, primaryKey: primaryKey)
     }
 
     func objectID(for entity: EntityDescription, primaryKey: Int64) -> ManagedObjectID {
-        ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: primaryKey)
+        ManagedObjectID(entity: entity, store: token, primaryKey: primaryKey)
     }
 
     /// Reserves `count` primary keys for `root`'s table; call inside a transaction.
