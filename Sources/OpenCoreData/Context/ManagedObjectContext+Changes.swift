@@ -22,6 +22,7 @@ extension ManagedObjectContext {
         object.isPendingInsert = true
         register(object)
         inserted.insert(object)
+        insertionOrder.append(object)
         object.awakeFromInsert()
     }
 
@@ -103,6 +104,7 @@ extension ManagedObjectContext {
             object.turnIntoFault(keepingSnapshot: true)
         }
         inserted.removeAll()
+        insertionOrder.removeAll()
         updated.removeAll()
         deleted.removeAll()
     }
@@ -115,6 +117,7 @@ extension ManagedObjectContext {
         classCache.removeAll()
         lastResolvedClass = nil
         inserted.removeAll()
+        insertionOrder.removeAll()
         updated.removeAll()
         deleted.removeAll()
     }

@@ -38,9 +38,14 @@ extension ManagedObjectContext {
 
     private func makeSaveRequest() -> SaveRequest {
         var request = SaveRequest()
-        // In insertion order, so primary keys follow the order objects were created in.
-        let insertionOrder = inserted.sorted { $0.objectID.creationOrder < $1.objectID.creationOrder }
-        for object in insertionOrder {
+        // In insertion order, so primary keys follow the order objects were inserted in.
+        var order = insertionOrder.filter { $0.isPendingInsert && $0.context === self }
+        if order.count != inserted.count {
+            // An object was inserted, deleted and inserted again: keep its first place only.
+            var seen = Set<ObjectIdentifier>()
+            order = order.filter { seen.insert(ObjectIdentifier($0)).inserted }
+        }
+        for object in order {
             request.inserts.append(row(for: object, allSlots: true))
             appendToManyChanges(of: object, into: &request, all: true)
         }
@@ -83,6 +88,7 @@ extension ManagedObjectContext {
         }
         let deletedObjects = deleted
         inserted.removeAll()
+        insertionOrder.removeAll()
         updated.removeAll()
         deleted.removeAll()
         for object in saved { object.didSave() }

@@ -43,18 +43,23 @@ public final class ManagedObjectContext: @unchecked Sendable {
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     // MARK: - Object graph state (queue-confined)
+    //
+    // `@exclusivity(unchecked)`: only touched on the context's queue, never overlappingly.
 
     /// Every registered object, unretained: objects unregister themselves in `deinit`.
-    var registry: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
-    var inserted: Set<ManagedObject> = []
-    var updated: Set<ManagedObject> = []
-    var deleted: Set<ManagedObject> = []
+    @exclusivity(unchecked) var registry: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
+    @exclusivity(unchecked) var inserted: Set<ManagedObject> = []
+    /// Inserted objects in insertion order (may still list objects since deleted or
+    /// rolled back: filter by `isPendingInsert`).
+    @exclusivity(unchecked) var insertionOrder: [ManagedObject] = []
+    @exclusivity(unchecked) var updated: Set<ManagedObject> = []
+    @exclusivity(unchecked) var deleted: Set<ManagedObject> = []
     /// Deleted objects whose delete rules have not run yet.
-    var pendingDeletes: [ManagedObject] = []
+    @exclusivity(unchecked) var pendingDeletes: [ManagedObject] = []
     /// Managed object classes by entity, resolved once.
-    var classCache: [ObjectIdentifier: ManagedObject.Type] = [:]
+    @exclusivity(unchecked) var classCache: [ObjectIdentifier: ManagedObject.Type] = [:]
     /// The last class resolved, since fetched rows come in runs of one entity.
-    var lastResolvedClass: (entity: EntityDescription, type: ManagedObject.Type)?
+    @exclusivity(unchecked) var lastResolvedClass: (entity: EntityDescription, type: ManagedObject.Type)?
 
     /// Creates a context; set `persistentStoreCoordinator` before using it.
     public init(concurrencyType: ConcurrencyType) {

@@ -34,7 +34,7 @@ extension ManagedObject {
     /// The value of the property in `slot`, firing the fault if needed.
     func value(atSlot slot: Int) -> Any? {
         willAccessValues()
-        guard let relationship = entity.slots.relationships[slot] else { return values[slot] }
+        guard let relationship = slots!.relationships[slot] else { return values[slot] }
         if relationship.isToMany {
             let objects = relatedObjectIDs(atSlot: slot).ordered.compactMap { context?.object(with: $0) }
             return relationship.isOrdered ? objects : Set(objects) as Any
@@ -58,7 +58,7 @@ extension ManagedObject {
     /// error by `save()`, never silently changed. Relationships keep their inverse in step.
     public func setValue(_ value: Any?, forKey key: String) {
         let slot = slot(forKey: key)
-        if let relationship = entity.slots.relationships[slot] {
+        if let relationship = slots!.relationships[slot] {
             setRelationship(value, atSlot: slot, relationship)
         } else {
             setAttribute(value, atSlot: slot)
@@ -68,7 +68,7 @@ extension ManagedObject {
     /// Sets an attribute's stored value without inverse maintenance (for accessors).
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {
         let slot = slot(forKey: key)
-        if entity.slots.relationships[slot] != nil {
+        if slots!.relationships[slot] != nil {
             willAccessValues()
             values[slot] = value
             didChange(slot: slot)
@@ -79,7 +79,7 @@ extension ManagedObject {
 
     func setAttribute(_ value: Any?, atSlot slot: Int) {
         willAccessValues()
-        let attribute = entity.slots.attributes[slot]!
+        let attribute = slots!.attributes[slot]!
         let canonical = attribute.canonicalValue(value)
         if isPendingInsert {
             // Every slot of a new object is written anyway: no comparison needed.
@@ -104,7 +104,7 @@ extension ManagedObject {
     public func changedValues() -> [String: Any] {
         var result: [String: Any] = [:]
         for slot in changedSlots {
-            result[entity.slots.properties[slot].name] = value(atSlot: slot) ?? NSNull()
+            result[slots!.properties[slot].name] = value(atSlot: slot) ?? NSNull()
         }
         return result
     }
@@ -114,16 +114,15 @@ extension ManagedObject {
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
         guard !objectID.isTemporaryID else { return [:] }
         willAccessValues()
-        let slots = keys.map { $0.map { slot(forKey: $0) } } ?? Array(entity.slots.properties.indices)
+        let wanted = keys.map { $0.map { slot(forKey: $0) } } ?? Array(slots!.properties.indices)
         var result: [String: Any] = [:]
-        for slot in slots {
-            let name = entity.slots.properties[slot].name
-            if let relationship = entity.slots.relationships[slot], relationship.isToMany {
+        for slot in wanted {
+            let name = slots!.properties[slot].name
+            if let relationship = slots!.relationships[slot], relationship.isToMany {
                 let ids = (try? context?.storedRelatedIDs(of: self, relationship: relationship)) ?? []
                 let objects = ids.compactMap { context?.object(with: $0) }
                 result[name] = relationship.isOrdered ? objects : Set(objects) as Any
-            } else if let relationship = entity.slots.relationships[slot] {
-                _ = relationship
+            } else if slots!.relationships[slot] != nil {
                 let id = committed?.values[slot] as? ManagedObjectID
                 result[name] = id.flatMap { context?.object(with: $0) } ?? NSNull()
             } else {
@@ -137,8 +136,8 @@ extension ManagedObject {
 
     /// The slot of `key`; an unknown key traps, naming the entity and its properties.
     func slot(forKey key: String) -> Int {
-        guard let slot = entity.slots.slot(forKey: key) else {
-            let known = entity.slots.properties.map(\.name).sorted().joined(separator: ", ")
+        guard let slot = slots!.slot(forKey: key) else {
+            let known = slots!.properties.map(\.name).sorted().joined(separator: ", ")
             preconditionFailure("ManagedObject: entity '\(entity.name)' has no property '\(key)'. Known properties: \(known). Fix the key, or add the property to the model.")
         }
         return slot

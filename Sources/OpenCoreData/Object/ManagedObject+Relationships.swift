@@ -8,7 +8,7 @@ extension ManagedObject {
         willAccessValues()
         if let loaded = toMany[slot] { return loaded }
         var loaded = RelatedObjects()
-        if !objectID.isTemporaryID, let context, let relationship = entity.slots.relationships[slot] {
+        if !objectID.isTemporaryID, let context, let relationship = slots!.relationships[slot] {
             loaded = RelatedObjects(context.loadRelatedIDs(of: self, relationship: relationship))
         }
         toMany[slot] = loaded
@@ -141,7 +141,7 @@ extension ManagedObject {
     /// A live, editable view of a to-many relationship; edits maintain inverses.
     public func mutableSetValue(forKey key: String) -> MutableRelationshipSet {
         let slot = slot(forKey: key)
-        guard let relationship = entity.slots.relationships[slot], relationship.isToMany else {
+        guard let relationship = slots!.relationships[slot], relationship.isToMany else {
             preconditionFailure("ManagedObject: '\(entity.name).\(key)' is not a to-many relationship.")
         }
         return MutableRelationshipSet(owner: self, slot: slot, relationship: relationship)
@@ -150,7 +150,7 @@ extension ManagedObject {
     /// A live, editable, ordered view of an ordered to-many relationship.
     public func mutableOrderedSetValue(forKey key: String) -> MutableOrderedRelationship {
         let slot = slot(forKey: key)
-        guard let relationship = entity.slots.relationships[slot], relationship.isToMany else {
+        guard let relationship = slots!.relationships[slot], relationship.isToMany else {
             preconditionFailure("ManagedObject: '\(entity.name).\(key)' is not a to-many relationship.")
         }
         return MutableOrderedRelationship(owner: self, slot: slot, relationship: relationship)

@@ -4,8 +4,8 @@ extension ManagedObject {
     /// Fails when a deny-rule relationship still holds objects that are not deleted too.
     func validateDenyRules() throws {
         var errors: [CoreDataError] = []
-        for slot in entity.slots.toOneSlots + entity.slots.toManySlots {
-            let relationship = entity.slots.relationships[slot]!
+        for slot in slots!.toOneSlots + slots!.toManySlots {
+            let relationship = slots!.relationships[slot]!
             guard relationship.deleteRule == .deny else { continue }
             let related = relatedIDs(atSlot: slot, relationship).filter { id in
                 !(context?.registeredObject(for: id)?.isPendingDelete ?? false)
@@ -23,7 +23,7 @@ extension ManagedObject {
     public func validatePropertyValues() throws {
         willAccessValues()
         var errors: [CoreDataError] = []
-        let slots = entity.slots
+        let slots = slots!
         for slot in slots.attributeSlots {
             let attribute = slots.attributes[slot]!
             for var error in attribute.validationErrors(for: values[slot]) {

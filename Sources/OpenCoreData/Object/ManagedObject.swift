@@ -15,25 +15,32 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     public var managedObjectContext: ManagedObjectContext? { context }
 
     // MARK: - Storage (owned by the context's queue)
+    //
+    // `@exclusivity(unchecked)`: objects are confined to their context's queue and these
+    // properties are never accessed overlappingly; the runtime's dynamic exclusivity
+    // checks on them cost about a tenth of insert and fetch time.
+
+    /// The entity's slots, held here so hot paths need not retain the entity.
+    let slots: EntitySlots!
 
     /// The context, held without retaining it; the context clears it when it lets go.
-    unowned(unsafe) var context: ManagedObjectContext?
+    @exclusivity(unchecked) unowned(unsafe) var context: ManagedObjectContext?
     /// Current values by slot (see `EntitySlots`): attributes as their Swift type,
     /// to-one relationships as `ManagedObjectID?`; to-many slots stay nil (see `toMany`).
-    var values: ContiguousArray<Any?>
+    @exclusivity(unchecked) var values: ContiguousArray<Any?>
     /// The values last read from or written to the store (nil for a new object).
-    var committed: RowSnapshot?
+    @exclusivity(unchecked) var committed: RowSnapshot?
     /// Slots changed since the last save.
-    var changedSlots = SlotSet()
+    @exclusivity(unchecked) var changedSlots = SlotSet()
     /// Loaded to-many relationships by slot.
-    var toMany: [Int: RelatedObjects] = [:]
+    @exclusivity(unchecked) var toMany: [Int: RelatedObjects] = [:]
     /// Whether values have not been loaded yet.
-    var faulted: Bool
+    @exclusivity(unchecked) var faulted: Bool
     /// Set when the row behind a fault turned out to be deleted by someone else.
-    var isInaccessible = false
+    @exclusivity(unchecked) var isInaccessible = false
     /// Lifecycle flags maintained by the context.
-    var isPendingInsert = false
-    var isPendingDelete = false
+    @exclusivity(unchecked) var isPendingInsert = false
+    @exclusivity(unchecked) var isPendingDelete = false
     /// Set on the throwaway instance used to find a key path's property name.
     var isKeyPathProbe = false
     var probedKey: String?
@@ -42,6 +49,7 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     /// `EntityDescription.insertNewObject(forEntityName:into:)` does. With a nil context
     /// the object stays unregistered until `context.insert(_:)`.
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
+        slots = entity.frozenSlots
         objectID = .makeTemporary(for: entity)
         values = []
         faulted = false

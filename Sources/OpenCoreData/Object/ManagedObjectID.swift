@@ -66,14 +66,6 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
-    /// Orders temporary IDs by creation (permanent IDs by key).
-    var creationOrder: UInt64 {
-        switch reference {
-        case .temporary(let number): return number
-        case .permanent(let key): return UInt64(bitPattern: key)
-        }
-    }
-
     /// The row's primary key (`Z_PK`), or `nil` for a temporary ID.
     public var primaryKey: Int64? {
         if case .permanent(let key) = reference { return key }
