@@ -18,7 +18,10 @@ extension ManagedObjectContext {
             preconditionFailure("ManagedObjectContext: \(object.entity.name) \(object.objectID) already belongs to another context.")
         }
         guard !object.isPendingInsert else { return }
-        if object.values.isEmpty { object.values = object.entity.slots.defaultValues }
+        if object.values.isEmpty {
+            object.values = object.slots.defaultValues
+            object.nonCanonicalSlots = object.slots.nonCanonicalDefaults
+        }
         object.isPendingInsert = true
         register(object)
         inserted.insert(object)
@@ -116,6 +119,7 @@ extension ManagedObjectContext {
         registry.removeAll()
         classCache.removeAll()
         lastResolvedClass = nil
+        lastInsertedEntity = nil
         inserted.removeAll()
         insertionOrder.removeAll()
         updated.removeAll()
@@ -135,6 +139,9 @@ extension ManagedObjectContext {
         for (slot, value) in changes {
             object.values[slot] = value
             object.changedSlots.insert(slot)
+            if let attribute = object.slots.attributes[slot], !attribute.canonicalize(value).isCanonical {
+                object.nonCanonicalSlots.insert(slot)
+            }
         }
         for (slot, related) in changedToMany { object.toMany[slot] = related }
     }

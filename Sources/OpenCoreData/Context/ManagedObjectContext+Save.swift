@@ -18,9 +18,9 @@ extension ManagedObjectContext {
         }
         processPendingChanges()
         try validatePendingChanges()
-        let request = makeSaveRequest()
+        let (request, insertedObjects) = makeSaveRequest()
         let permanentIDs = try coordinator.save(request)
-        didSave(request, permanentIDs: permanentIDs)
+        didSave(insertedObjects, permanentIDs: permanentIDs, refersToObjects: request.refersToObjects)
     }
 
     private func validatePendingChanges() throws {
@@ -36,7 +36,8 @@ extension ManagedObjectContext {
         try CoreDataError.throwCombined(errors)
     }
 
-    private func makeSaveRequest() -> SaveRequest {
+    /// The request, and the inserted objects in the order of its `inserts`.
+    private func makeSaveRequest() -> (SaveRequest, [ManagedObject]) {
         var request = SaveRequest()
         // In insertion order, so primary keys follow the order objects were inserted in.
         var order = insertionOrder.filter { $0.isPendingInsert && $0.context === self }
@@ -45,6 +46,7 @@ extension ManagedObjectContext {
             var seen = Set<ObjectIdentifier>()
             order = order.filter { seen.insert(ObjectIdentifier($0)).inserted }
         }
+        request.inserts.reserveCapacity(order.count)
         for object in order {
             request.inserts.append(row(for: object, allSlots: true))
             appendToManyChanges(of: object, into: &request, all: true)
@@ -54,7 +56,10 @@ extension ManagedObjectContext {
             appendToManyChanges(of: object, into: &request, all: false)
         }
         request.deletes = deleted.map(\.objectID)
-        return request
+        request.refersToObjects = !request.toManyChanges.isEmpty
+            || order.contains { !$0.slots.toOneSlots.isEmpty }
+            || updated.contains { !$0.slots.toOneSlots.isEmpty }
+        return (request, order)
     }
 
     private func row(for object: ManagedObject, allSlots: Bool) -> SaveRequest.Row {
@@ -72,52 +77,64 @@ extension ManagedObjectContext {
     }
 
     /// After a successful write: permanent IDs, new committed values, clean state.
-    private func didSave(_ request: SaveRequest, permanentIDs: [ManagedObjectID: ManagedObjectID]) {
-        let saved = Array(inserted) + Array(updated)
-        adoptPermanentIDs(permanentIDs, in: saved)
-        for object in saved {
-            let version = object.isPendingInsert ? 1 : (object.committed?.version ?? 0) + 1
-            object.committed = RowSnapshot(values: object.values, version: version)
+    private func didSave(_ insertedObjects: [ManagedObject], permanentIDs: PermanentIDs, refersToObjects: Bool) {
+        for (object, permanent) in zip(insertedObjects, permanentIDs.permanent) where object.objectID != permanent {
+            rekey(object, to: permanent)
+        }
+        let updatedObjects = Array(updated)
+        if refersToObjects {
+            remapRelationships(in: insertedObjects, permanentIDs)
+            remapRelationships(in: updatedObjects, permanentIDs)
+        }
+        for object in insertedObjects {
+            object.committed = RowSnapshot(values: object.values, version: 1)
             object.changedSlots.removeAll()
             object.isPendingInsert = false
         }
-        for object in deleted {
+        for object in updatedObjects {
+            object.committed = RowSnapshot(values: object.values, version: (object.committed?.version ?? 0) + 1)
+            object.changedSlots.removeAll()
+        }
+        let deletedObjects = deleted
+        for object in deletedObjects {
             unregister(object.objectID)
             object.isPendingDelete = false
             object.context = nil
         }
-        let deletedObjects = deleted
         inserted.removeAll()
         insertionOrder.removeAll()
         updated.removeAll()
         deleted.removeAll()
-        for object in saved { object.didSave() }
+        for object in insertedObjects { object.didSave() }
+        for object in updatedObjects { object.didSave() }
         for object in deletedObjects { object.didSave() }
     }
 
-    /// Replaces temporary IDs by permanent ones: in the registry, on the objects, and in
-    /// the relationship values of `objects` that may point at them.
-    func adoptPermanentIDs(_ map: [ManagedObjectID: ManagedObjectID], in objects: [ManagedObject]) {
-        guard !map.isEmpty else { return }
-        for (temporary, permanent) in map {
-            guard let reference = registry.removeValue(forKey: temporary) else { continue }
-            reference.takeUnretainedValue().objectID = permanent
-            registry[permanent] = reference
-        }
+    /// Gives a registered object a new ID (temporary → permanent).
+    private func rekey(_ object: ManagedObject, to permanent: ManagedObjectID) {
+        if let reference = registry.removeValue(forKey: object.objectID) { registry[permanent] = reference }
+        object.objectID = permanent
+    }
+
+    /// Replaces temporary IDs in the relationship values of `objects`.
+    private func remapRelationships(in objects: [ManagedObject], _ ids: PermanentIDs) {
         for object in objects where !object.faulted {
-            for slot in object.entity.slots.toOneSlots {
-                if let id = object.values[slot] as? ManagedObjectID, let permanent = map[id] { object.values[slot] = permanent }
+            for slot in object.slots.toOneSlots {
+                if let id = object.values[slot] as? ManagedObjectID, let permanent = ids[id] { object.values[slot] = permanent }
             }
-            for slot in object.toMany.keys { object.toMany[slot]!.remap(map) }
+            for slot in object.toMany.keys { object.toMany[slot]!.remap(ids) }
         }
     }
 
     /// Gives `objects` permanent IDs now, before they are saved (so their IDs can be
     /// handed to other contexts).
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
-        let temporary = objects.filter { $0.objectID.isTemporaryID }.map(\.objectID)
-        guard !temporary.isEmpty else { return }
-        let map = try coordinator.obtainPermanentIDs(for: temporary)
-        adoptPermanentIDs(map, in: Array(inserted) + Array(updated))
+        let needing = objects.filter { $0.objectID.isTemporaryID }
+        guard !needing.isEmpty else { return }
+        let map = try coordinator.obtainPermanentIDs(for: needing.map(\.objectID))
+        let temporary = needing.map(\.objectID)
+        let ids = PermanentIDs(temporary: temporary, permanent: temporary.map { map[$0] ?? $0 }, needsLookup: true)
+        for (object, permanent) in zip(needing, ids.permanent) { rekey(object, to: permanent) }
+        remapRelationships(in: Array(inserted) + Array(updated), ids)
     }
 }

@@ -58,6 +58,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var pendingDeletes: [ManagedObject] = []
     /// Managed object classes by entity, resolved once.
     @exclusivity(unchecked) var classCache: [ObjectIdentifier: ManagedObject.Type] = [:]
+    /// The entity and class of the last `insertNewObject(forEntityName:into:)`.
+    @exclusivity(unchecked) var lastInsertedEntity: (entity: EntityDescription, type: ManagedObject.Type)?
     /// The last class resolved, since fetched rows come in runs of one entity.
     @exclusivity(unchecked) var lastResolvedClass: (entity: EntityDescription, type: ManagedObject.Type)?
 

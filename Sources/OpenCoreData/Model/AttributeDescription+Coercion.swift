@@ -71,6 +71,15 @@ extension AttributeDescription {
         return converted(value) ?? value
     }
 
+    /// `canonicalValue(_:)`, and whether the result has the canonical type (nil counts as
+    /// canonical): lets objects skip re-checking types at save.
+    package func canonicalize(_ value: Any?) -> (value: Any?, isCanonical: Bool) {
+        guard let value else { return (nil, true) }
+        if let expected = attributeType.canonicalSwiftType, type(of: value) == expected { return (value, true) }
+        let converted = canonicalValue(value)
+        return (converted, converted.map(isCanonical) ?? true)
+    }
+
     /// Whether a (non-nil) value has the attribute's canonical type.
     package func isCanonical(_ value: Any) -> Bool {
         if let expected = attributeType.canonicalSwiftType { return type(of: value) == expected }

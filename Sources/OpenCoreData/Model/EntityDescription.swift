@@ -11,7 +11,11 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// An abstract entity has no instances of its own, only of its sub-entities.
     public var isAbstract = false
     /// The entity this one inherits from.
-    public internal(set) weak var superentity: EntityDescription?
+    public internal(set) var superentity: EntityDescription? {
+        get { superentityReference?.entity }
+        set { superentityReference = newValue?.weakReference }
+    }
+    private weak var superentityReference: WeakEntityReference?
     /// The entities that inherit from this one.
     public var subentities: [EntityDescription] = [] {
         didSet { for sub in subentities { sub.superentity = self } }
@@ -30,6 +34,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public var renamingIdentifier: String?
     /// Changes the version hash without changing the schema (Xcode's "Version Hash Modifier").
     public var versionHashModifier: String?
+
+    /// What weak references to this entity point at (see `WeakEntityReference`).
+    private(set) lazy var weakReference = WeakEntityReference(self)
 
     /// The model the entity belongs to.
     public internal(set) weak var model: ManagedObjectModel?
@@ -118,4 +125,16 @@ public struct FetchIndexDescription: Sendable, Hashable {
         self.name = name
         self.elements = elements
     }
+}
+
+/// Stands in for an entity in weak references (an entity's superentity, a property's
+/// entity, a relationship's destination).
+///
+/// A weak reference to an object gives it a side table, which makes every retain of
+/// it slow — and entities are retained on every hot path (object IDs, objects). Weak
+/// references point at this small object instead; the entity owns it, so it lives
+/// exactly as long as the entity and the weak references still turn nil with it.
+final class WeakEntityReference {
+    unowned(unsafe) let entity: EntityDescription
+    init(_ entity: EntityDescription) { self.entity = entity }
 }

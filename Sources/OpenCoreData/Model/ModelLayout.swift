@@ -46,6 +46,11 @@ package final class EntitySlots: @unchecked Sendable {
     package let relationships: [RelationshipDescription?]
     /// The values a newly inserted object starts with (attribute defaults).
     package let defaultValues: ContiguousArray<Any?>
+    /// Per slot: attributes whose every value needs the full validation at save (range,
+    /// length or pattern rules, or opaque transformable values).
+    package let alwaysValidated: [Bool]
+    /// Attribute slots whose default value does not have the attribute's type.
+    let nonCanonicalDefaults: SlotSet
     /// Per slot: whether the value is stored (not transient, not to-many).
     package let isStored: [Bool]
     /// The stored slots, in order.
@@ -86,6 +91,17 @@ package final class EntitySlots: @unchecked Sendable {
         self.attributes = attributes
         self.relationships = relationships
         defaultValues = ContiguousArray(attributes.map { $0.flatMap { $0.canonicalValue($0.defaultValue) } })
+        alwaysValidated = attributes.map { attribute in
+            guard let attribute else { return false }
+            return attribute.minValue != nil || attribute.maxValue != nil || attribute.minLength != nil
+                || attribute.maxLength != nil || attribute.regularExpression != nil
+                || attribute.attributeType.canonicalSwiftType == nil
+        }
+        var nonCanonical = SlotSet()
+        for (slot, attribute) in attributes.enumerated() {
+            if let attribute, !attribute.canonicalize(attribute.defaultValue).isCanonical { nonCanonical.insert(slot) }
+        }
+        nonCanonicalDefaults = nonCanonical
         let isStored = properties.map { property in
             if let relationship = property as? RelationshipDescription { return !relationship.isToMany }
             return !property.isTransient

@@ -17,7 +17,11 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     /// Changes the version hash without changing the schema.
     public var versionHashModifier: String?
     /// The entity that declares the property.
-    public internal(set) weak var entity: EntityDescription?
+    public internal(set) var entity: EntityDescription? {
+        get { entityReference?.entity }
+        set { entityReference = newValue?.weakReference }
+    }
+    private weak var entityReference: WeakEntityReference?
 
     init(name: String, isOptional: Bool, isTransient: Bool) {
         self.name = name

@@ -5,9 +5,19 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
     // @unchecked Sendable: edited only while its model is not frozen; read-only after.
 
     /// The entity at the other end.
-    public weak var destinationEntity: EntityDescription?
+    public var destinationEntity: EntityDescription? {
+        get { destinationReference?.entity }
+        set { destinationReference = newValue?.weakReference }
+    }
+    private weak var destinationReference: WeakEntityReference?
     /// The relationship at the other end that points back, kept in step automatically.
-    public weak var inverseRelationship: RelationshipDescription?
+    public var inverseRelationship: RelationshipDescription? {
+        get { inverseReference?.relationship }
+        set { inverseReference = newValue?.weakReference }
+    }
+    private weak var inverseReference: WeakRelationshipReference?
+    /// What weak references to this relationship point at (see `WeakEntityReference`).
+    private(set) lazy var weakReference = WeakRelationshipReference(self)
     /// The fewest related objects a saved object may have (to-many only).
     public var minCount: Int
     /// The most related objects a saved object may have; 1 makes it to-one, 0 means unbounded.
@@ -33,7 +43,7 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
         minCount: Int = 0,
         maxCount: Int? = nil
     ) {
-        self.destinationEntity = destination
+        self.destinationReference = destination?.weakReference
         self.destinationEntityName = destination?.name
         self.minCount = minCount
         self.maxCount = maxCount ?? (toMany ? 0 : 1)
@@ -55,4 +65,11 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
         other.inverseRelationship = self
         other.inverseName = name
     }
+}
+
+/// Stands in for a relationship in weak references, for the reason `WeakEntityReference`
+/// gives: relationships are retained on hot paths too.
+final class WeakRelationshipReference {
+    unowned(unsafe) let relationship: RelationshipDescription
+    init(_ relationship: RelationshipDescription) { self.relationship = relationship }
 }

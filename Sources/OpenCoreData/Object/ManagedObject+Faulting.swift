@@ -36,6 +36,7 @@ extension ManagedObject {
         values = []
         toMany.removeAll()
         changedSlots.removeAll()
+        nonCanonicalSlots.removeAll()
         faulted = true
     }
 }

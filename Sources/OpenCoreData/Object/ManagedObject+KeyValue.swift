@@ -80,7 +80,8 @@ extension ManagedObject {
     func setAttribute(_ value: Any?, atSlot slot: Int) {
         willAccessValues()
         let attribute = slots!.attributes[slot]!
-        let canonical = attribute.canonicalValue(value)
+        let (canonical, isCanonical) = attribute.canonicalize(value)
+        if isCanonical { nonCanonicalSlots.remove(slot) } else { nonCanonicalSlots.insert(slot) }
         if isPendingInsert {
             // Every slot of a new object is written anyway: no comparison needed.
             values[slot] = canonical

@@ -26,6 +26,10 @@ extension ManagedObject {
         let slots = slots!
         for slot in slots.attributeSlots {
             let attribute = slots.attributes[slot]!
+            // Values were type-checked when set; only rules, wrong types and missing
+            // mandatory values need a closer look.
+            guard slots.alwaysValidated[slot] || nonCanonicalSlots.contains(slot)
+                || (values[slot] == nil && !attribute.isOptional) else { continue }
             for var error in attribute.validationErrors(for: values[slot]) {
                 error.objectID = objectID
                 errors.append(error)

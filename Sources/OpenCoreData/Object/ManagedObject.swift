@@ -30,6 +30,9 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var values: ContiguousArray<Any?>
     /// The values last read from or written to the store (nil for a new object).
     @exclusivity(unchecked) var committed: RowSnapshot?
+    /// Attribute slots holding a value that is not of the attribute's type (reported
+    /// by validation at save; all other values were type-checked when set).
+    @exclusivity(unchecked) var nonCanonicalSlots = SlotSet()
     /// Slots changed since the last save.
     @exclusivity(unchecked) var changedSlots = SlotSet()
     /// Loaded to-many relationships by slot.
@@ -126,6 +129,12 @@ struct SlotSet: Sequence {
         if slot < 64 { return low & (1 << UInt64(slot)) != 0 }
         let word = (slot >> 6) - 1
         return word < high.count && high[word] & (1 << UInt64(slot & 63)) != 0
+    }
+
+    mutating func remove(_ slot: Int) {
+        if slot < 64 { low &= ~(1 << UInt64(slot)); return }
+        let word = (slot >> 6) - 1
+        if word < high.count { high[word] &= ~(1 << UInt64(slot & 63)) }
     }
 
     mutating func removeAll() {

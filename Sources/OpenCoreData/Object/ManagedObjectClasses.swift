@@ -46,6 +46,9 @@ extension EntityDescription {
     ///
     /// An unknown entity name is a programmer error and traps with the known names.
     public static func insertNewObject(forEntityName name: String, into context: ManagedObjectContext) -> ManagedObject {
+        if let last = context.lastInsertedEntity, last.entity.name == name {
+            return last.type.init(entity: last.entity, insertInto: context)
+        }
         guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
             preconditionFailure("EntityDescription.insertNewObject: the context has no persistentStoreCoordinator.")
         }
@@ -54,7 +57,9 @@ extension EntityDescription {
             preconditionFailure("EntityDescription.insertNewObject: the model has no entity '\(name)' (or no store was added yet). Known entities: \(known).")
         }
         precondition(!entity.isAbstract, "EntityDescription.insertNewObject: entity '\(name)' is abstract; insert one of its sub-entities.")
-        return context.objectClass(for: entity).init(entity: entity, insertInto: context)
+        let type = context.objectClass(for: entity)
+        context.lastInsertedEntity = (entity, type)
+        return type.init(entity: entity, insertInto: context)
     }
 
     /// The entity named `name` in the context's model, or nil.

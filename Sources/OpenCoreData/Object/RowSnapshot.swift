@@ -36,7 +36,7 @@ struct RelatedObjects {
     }
 
     /// Replaces IDs through `map` (temporary → permanent after a save).
-    mutating func remap(_ map: [ManagedObjectID: ManagedObjectID]) {
+    mutating func remap(_ map: PermanentIDs) {
         guard ordered.contains(where: { map[$0] != nil }) else { return }
         self = RelatedObjects(ordered.map { map[$0] ?? $0 })
     }

@@ -68,14 +68,16 @@ final class InMemoryStore: StoreBackend {
 
     // MARK: - Writing
 
-    func save(_ request: SaveRequest) throws -> [ManagedObjectID: ManagedObjectID] {
+    func save(_ request: SaveRequest) throws -> PermanentIDs {
         // Work on copies so that a failure leaves the store as it was.
         var newRows = rows
         var newMembers = members
         var newPositions = positions
         let savedKeys = lastKey
         do {
-            let map = try obtainPermanentIDs(for: request.inserts.map(\.id))
+            let temporary = request.inserts.map(\.id)
+            let assigned = try obtainPermanentIDs(for: temporary)
+            let map = PermanentIDs(temporary: temporary, permanent: temporary.map { assigned[$0] ?? $0 }, needsLookup: true)
             func permanent(_ id: ManagedObjectID) -> ManagedObjectID { map[id] ?? id }
             for row in request.inserts { newRows[permanent(row.id)] = stored(row, version: 1, map: map) }
             for row in request.updates {
@@ -135,7 +137,7 @@ final class InMemoryStore: StoreBackend {
         return map
     }
 
-    private func stored(_ row: SaveRequest.Row, version: Int64, map: [ManagedObjectID: ManagedObjectID]) -> RowSnapshot {
+    private func stored(_ row: SaveRequest.Row, version: Int64, map: PermanentIDs) -> RowSnapshot {
         let slots = row.id.entity.slots
         var values = row.values
         for slot in values.indices {

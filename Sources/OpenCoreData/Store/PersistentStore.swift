@@ -37,7 +37,7 @@ public final class PersistentStore: @unchecked Sendable {
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
         try backend.relatedIDs(of: id, relationship: relationship)
     }
-    func save(_ request: SaveRequest) throws -> [ManagedObjectID: ManagedObjectID] { try backend.save(request) }
+    func save(_ request: SaveRequest) throws -> PermanentIDs { try backend.save(request) }
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
         try backend.obtainPermanentIDs(for: ids)
     }
@@ -55,8 +55,8 @@ protocol StoreBackend: AnyObject {
     func snapshot(for id: ManagedObjectID) throws -> RowSnapshot?
     /// The IDs a to-many relationship of `id` holds, in order for ordered ones.
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID]
-    /// Applies a save atomically; returns permanent IDs for temporary ones.
-    func save(_ request: SaveRequest) throws -> [ManagedObjectID: ManagedObjectID]
+    /// Applies a save atomically; returns the permanent IDs of the inserted objects.
+    func save(_ request: SaveRequest) throws -> PermanentIDs
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID]
     func close()
 }

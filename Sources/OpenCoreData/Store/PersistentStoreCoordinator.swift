@@ -106,9 +106,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     /// Writes `request` in one transaction; returns the permanent IDs of inserted objects.
-    func save(_ request: SaveRequest) throws -> [ManagedObjectID: ManagedObjectID] {
+    func save(_ request: SaveRequest) throws -> PermanentIDs {
         try lock.withLock {
-            guard let first = request.inserts.first?.id ?? request.updates.first?.id ?? request.deletes.first ?? request.toManyChanges.first?.owner else { return [:] }
+            guard let first = request.inserts.first?.id ?? request.updates.first?.id ?? request.deletes.first ?? request.toManyChanges.first?.owner else {
+                return PermanentIDs(temporary: [], permanent: [], needsLookup: false)
+            }
             let store = try store(for: first)
             let map = try store.save(request)
             rowCache.didSave(request, permanentIDs: map)

@@ -27,12 +27,12 @@ struct RowCache {
     /// Records what a save wrote: new snapshots for updated rows, none for deleted ones.
     /// Inserted rows are not cached: nobody has read them yet, and the saving context
     /// holds their values.
-    mutating func didSave(_ request: SaveRequest, permanentIDs map: [ManagedObjectID: ManagedObjectID]) {
+    mutating func didSave(_ request: SaveRequest, permanentIDs map: PermanentIDs) {
         for id in request.deletes { snapshots[id] = nil }
         for row in request.updates { store(row, version: row.version + 1, map: map) }
     }
 
-    private mutating func store(_ row: SaveRequest.Row, version: Int64, map: [ManagedObjectID: ManagedObjectID]) {
+    private mutating func store(_ row: SaveRequest.Row, version: Int64, map: PermanentIDs) {
         let id = map[row.id] ?? row.id
         let slots = id.entity.slots
         var values = row.values

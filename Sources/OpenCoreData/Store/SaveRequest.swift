@@ -24,6 +24,9 @@ struct SaveRequest {
     var updates: [Row] = []
     var deletes: [ManagedObjectID] = []
     var toManyChanges: [ToManyChange] = []
+    /// Whether any saved value may refer to an object by ID (to-one values, to-many
+    /// changes), so temporary IDs must be looked up when they become permanent.
+    var refersToObjects = false
 
     var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty && toManyChanges.isEmpty }
 }
@@ -36,11 +39,40 @@ extension RelationshipDescription {
     }
 }
 
+/// The permanent IDs a save gave to the objects it inserted, in the order of
+/// `SaveRequest.inserts`. Looking one up by temporary ID needs a dictionary, built only
+/// when the save refers to objects by ID at all (most bulk inserts do not).
+struct PermanentIDs {
+    let temporary: [ManagedObjectID]
+    let permanent: [ManagedObjectID]
+    private let lookup: [ManagedObjectID: ManagedObjectID]
+
+    init(temporary: [ManagedObjectID], permanent: [ManagedObjectID], needsLookup: Bool) {
+        self.temporary = temporary
+        self.permanent = permanent
+        lookup = needsLookup ? Dictionary(zip(temporary, permanent), uniquingKeysWith: { first, _ in first }) : [:]
+    }
+
+    /// The permanent ID for a temporary one (nil for an ID that is not a new object's).
+    subscript(id: ManagedObjectID) -> ManagedObjectID? {
+        id.isTemporaryID ? lookup[id] : nil
+    }
+
+    /// The temporary ID an object had, given its new permanent one (for error reports).
+    func temporaryID(for id: ManagedObjectID) -> ManagedObjectID? {
+        permanent.firstIndex(of: id).map { temporary[$0] }
+    }
+
+    var dictionary: [ManagedObjectID: ManagedObjectID] {
+        Dictionary(zip(temporary, permanent), uniquingKeysWith: { first, _ in first })
+    }
+}
+
 extension CoreDataError {
     /// The error as the context sees it: permanent IDs handed out inside a failed save
     /// are reported as the temporary IDs the objects still have.
-    func withTemporaryIDs(_ map: [ManagedObjectID: ManagedObjectID]) -> CoreDataError {
-        guard let id = objectID, let temporary = map.first(where: { $0.value == id })?.key else { return self }
+    func withTemporaryIDs(_ ids: PermanentIDs) -> CoreDataError {
+        guard let id = objectID, let temporary = ids.temporaryID(for: id) else { return self }
         var error = self
         error.objectID = temporary
         return error

@@ -38,6 +38,7 @@ final class SQLiteSchema {
     /// `table.columns`).
     struct EntityMapping {
         let entity: EntityDescription
+        let slots: EntitySlots
         let table: Table
         /// Per slot: the value column of an attribute or to-one relationship.
         var valueColumn: [Int?]
@@ -85,7 +86,7 @@ final class SQLiteSchema {
     private func addColumns(for entity: EntityDescription, in table: Table, inherited: EntityMapping?) {
         let slots = entity.slots
         var mapping = EntityMapping(
-            entity: entity, table: table,
+            entity: entity, slots: slots, table: table,
             valueColumn: Array(repeating: nil, count: slots.properties.count),
             entityColumn: Array(repeating: nil, count: slots.properties.count))
         if let inherited {
@@ -179,10 +180,10 @@ final class SQLiteSchema {
         return statements
     }
 
-    /// Indexes for Z_ENT, to-one foreign keys, fetch indexes and uniqueness constraints.
+    /// Indexes for Z_ENT (tables of several entities), to-one foreign keys, fetch indexes and uniqueness constraints.
     func indexSQL(model: ManagedObjectModel) -> [String] {
         var statements: [String] = []
-        for table in tables {
+        for table in tables where table.root.selfAndDescendants.count > 1 {
             statements.append("CREATE INDEX IF NOT EXISTS \(table.name)_Z_ENT ON \(table.name) (Z_ENT)")
         }
         for entity in model.entities {

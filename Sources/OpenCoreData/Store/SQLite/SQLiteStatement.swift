@@ -34,7 +34,17 @@ final class SQLiteStatement {
         case .null: sqlite3_bind_null(pointer, index)
         case .integer(let number): sqlite3_bind_int64(pointer, index, number)
         case .real(let number): sqlite3_bind_double(pointer, index, number)
-        case .text(let text): sqlite3_bind_text(pointer, index, text, -1, transient)
+        case .text(let text):
+            var text = text
+            text.withUTF8 { bytes in
+                _ = bytes.withMemoryRebound(to: CChar.self) { chars in
+                    if let base = chars.baseAddress {
+                        sqlite3_bind_text(pointer, index, base, Int32(chars.count), transient)
+                    } else {
+                        sqlite3_bind_text(pointer, index, "", 0, transient)
+                    }
+                }
+            }
         case .blob(let data):
             data.withUnsafeBytes { bytes in
                 _ = sqlite3_bind_blob(pointer, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), transient)

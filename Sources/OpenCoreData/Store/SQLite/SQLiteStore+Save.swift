@@ -3,11 +3,16 @@ import Foundation
 extension SQLiteStore {
     /// Applies a save in one `BEGIN IMMEDIATE` transaction; on any error it is rolled
     /// back and the file is as before.
-    func save(_ request: SaveRequest) throws -> [ManagedObjectID: ManagedObjectID] {
+    func save(_ request: SaveRequest) throws -> PermanentIDs {
         try connection.inTransaction {
-            let map = try assignPermanentIDs(request.inserts.map(\.id))
+            let temporary = request.inserts.map(\.id)
+            let map = PermanentIDs(temporary: temporary, permanent: try assignPermanentIDs(temporary), needsLookup: request.refersToObjects)
             do {
-                for row in request.inserts { try insert(row, map: map) }
+                var plan: InsertPlan?
+                for (row, id) in zip(request.inserts, map.permanent) {
+                    if plan?.entity !== id.entity { plan = try insertPlan(for: id.entity) }
+                    try insert(row, as: id, plan!, map: map)
+                }
                 for row in request.updates { try update(row, map: map) }
             } catch let error as CoreDataError {
                 throw error.withTemporaryIDs(map)
@@ -25,25 +30,22 @@ extension SQLiteStore {
 
     // MARK: - Rows
 
-    private func insert(_ row: SaveRequest.Row, map: [ManagedObjectID: ManagedObjectID]) throws {
-        let id = map[row.id] ?? row.id
-        let entity = id.entity
-        let mapping = schema.mapping(for: entity)
-        let statement = try insertStatement(for: entity)
+    private func insert(_ row: SaveRequest.Row, as id: ManagedObjectID, _ plan: InsertPlan, map: PermanentIDs) throws {
+        let statement = plan.statement
         statement.bind(id.primaryKey!, at: 1)
-        statement.bind(Int64(entity.slots.number), at: 2)
+        statement.bind(Int64(plan.slots.number), at: 2)
         statement.bind(1, at: 3)
         var index: Int32 = 4
-        for slot in entity.slots.storedSlots {
-            try bindValue(row.values[slot], slot: slot, of: entity, mapping: mapping, to: statement, at: &index, map: map, id: id)
+        for slot in plan.slots.storedSlots {
+            try bindValue(row.values[slot], slot: slot, of: plan.entity, mapping: plan.mapping, to: statement, at: &index, map: map, id: id)
         }
         try run(statement, for: id)
         statement.reset()
     }
 
-    /// The INSERT for `entity`'s rows, prepared once.
-    private func insertStatement(for entity: EntityDescription) throws -> SQLiteStatement {
-        if let known = insertStatements[ObjectIdentifier(entity)] { return known }
+    /// How to insert `entity`'s rows: its INSERT, prepared once, and its column mapping.
+    private func insertPlan(for entity: EntityDescription) throws -> InsertPlan {
+        if let known = insertPlans[ObjectIdentifier(entity)] { return known }
         let mapping = schema.mapping(for: entity)
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
         for slot in entity.slots.storedSlots {
@@ -52,11 +54,12 @@ extension SQLiteStore {
         }
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         let statement = try connection.prepare("INSERT INTO \(mapping.table.name) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
-        insertStatements[ObjectIdentifier(entity)] = statement
-        return statement
+        let plan = InsertPlan(entity: entity, slots: entity.slots, mapping: mapping, statement: statement)
+        insertPlans[ObjectIdentifier(entity)] = plan
+        return plan
     }
 
-    private func update(_ row: SaveRequest.Row, map: [ManagedObjectID: ManagedObjectID]) throws {
+    private func update(_ row: SaveRequest.Row, map: PermanentIDs) throws {
         let entity = row.id.entity
         let mapping = schema.mapping(for: entity)
         let slots = row.changedSlots.filter { mapping.valueColumn[$0] != nil }.sorted()
@@ -93,7 +96,7 @@ extension SQLiteStore {
 
     // MARK: - To-many relationships stored on their own
 
-    private func write(_ change: SaveRequest.ToManyChange, map: [ManagedObjectID: ManagedObjectID]) throws {
+    private func write(_ change: SaveRequest.ToManyChange, map: PermanentIDs) throws {
         let owner = (map[change.owner] ?? change.owner).primaryKey!
         let members = change.members.map { (map[$0] ?? $0).primaryKey! }
         if let join = schema.joinTable(for: change.relationship) {
@@ -129,11 +132,11 @@ extension SQLiteStore {
 
     private func bindValue(
         _ value: Any?, slot: Int, of entity: EntityDescription, mapping: SQLiteSchema.EntityMapping,
-        to statement: SQLiteStatement, at index: inout Int32, map: [ManagedObjectID: ManagedObjectID], id: ManagedObjectID
+        to statement: SQLiteStatement, at index: inout Int32, map: PermanentIDs, id: ManagedObjectID
     ) throws {
-        if let attribute = entity.slots.attributes[slot] {
+        if let attribute = mapping.slots.attributes[slot] {
             do {
-                statement.bind(try attribute.sqlValue(for: value), at: index)
+                try bindAttribute(value, attribute, to: statement, at: index)
             } catch var error as CoreDataError {
                 error.objectID = id
                 error.key = attribute.name
@@ -155,6 +158,27 @@ extension SQLiteStore {
         }
     }
 
+    /// Binds an attribute value: one cast for the common types (validation has checked
+    /// them), the general conversion for the rest.
+    private func bindAttribute(_ value: Any?, _ attribute: AttributeDescription, to statement: SQLiteStatement, at index: Int32) throws {
+        guard let value else {
+            statement.bind(.null, at: index)
+            return
+        }
+        switch attribute.attributeType {
+        case .integer64: if let number = value as? Int64 { return statement.bind(number, at: index) }
+        case .integer32: if let number = value as? Int32 { return statement.bind(Int64(number), at: index) }
+        case .integer16: if let number = value as? Int16 { return statement.bind(Int64(number), at: index) }
+        case .boolean: if let flag = value as? Bool { return statement.bind(flag ? 1 : 0, at: index) }
+        case .double: if let number = value as? Double { return statement.bind(.real(number), at: index) }
+        case .string: if let text = value as? String { return statement.bind(.text(text), at: index) }
+        case .date: if let date = value as? Date { return statement.bind(.real(date.timeIntervalSinceReferenceDate), at: index) }
+        case .binaryData: if let data = value as? Data { return statement.bind(.blob(data), at: index) }
+        default: break
+        }
+        statement.bind(try attribute.sqlValue(for: value), at: index)
+    }
+
     private func run(_ statement: SQLiteStatement, for id: ManagedObjectID) throws {
         do {
             try statement.run()
@@ -166,4 +190,12 @@ extension SQLiteStore {
             throw error
         }
     }
+}
+
+/// How one entity's rows are inserted.
+struct InsertPlan {
+    let entity: EntityDescription
+    let slots: EntitySlots
+    let mapping: SQLiteSchema.EntityMapping
+    let statement: SQLiteStatement
 }

@@ -16,7 +16,7 @@ final class SQLiteStore: StoreBackend {
     /// Per entity: the SELECT and INSERT statements, built once.
     var statements: [ObjectIdentifier: EntityStatements] = [:]
     /// Per entity: its prepared INSERT.
-    var insertStatements: [ObjectIdentifier: SQLiteStatement] = [:]
+    var insertPlans: [ObjectIdentifier: InsertPlan] = [:]
 
     /// Opens the store at `url`, creating it when the file is missing or empty.
     ///
@@ -79,7 +79,7 @@ final class SQLiteStore: StoreBackend {
     }
 
     func close() {
-        insertStatements.removeAll()
+        insertPlans.removeAll()
         connection.close()
     }
 
@@ -112,20 +112,28 @@ final class SQLiteStore: StoreBackend {
     }
 
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
-        try connection.inTransaction { try assignPermanentIDs(ids) }
+        try connection.inTransaction {
+            Dictionary(zip(ids, try assignPermanentIDs(ids)), uniquingKeysWith: { first, _ in first })
+        }
     }
 
-    /// Gives each temporary ID a primary key from its root table's counter.
-    func assignPermanentIDs(_ ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
-        var map: [ManagedObjectID: ManagedObjectID] = [:]
-        let byRoot = Dictionary(grouping: ids.filter(\.isTemporaryID), by: { ObjectIdentifier($0.entity.rootEntity) })
-        for group in byRoot.values {
-            var next = try allocatePrimaryKeys(root: group[0].entity.rootEntity, count: group.count)
-            for id in group {
-                map[id] = objectID(for: id.entity, primaryKey: next)
+    /// Gives each temporary ID a primary key from its root table's counter (permanent IDs
+    /// stay as they are); the result is aligned with `ids`.
+    func assignPermanentIDs(_ ids: [ManagedObjectID]) throws -> [ManagedObjectID] {
+        var result = ids
+        let temporary = ids.indices.filter { ids[$0].isTemporaryID }
+        guard let first = temporary.first else { return result }
+        let firstRoot = ids[first].entity.rootEntity
+        let groups = temporary.allSatisfy({ ids[$0].entity.rootEntity === firstRoot })
+            ? [temporary]
+            : Array(Dictionary(grouping: temporary, by: { ObjectIdentifier(ids[$0].entity.rootEntity) }).values)
+        for positions in groups {
+            var next = try allocatePrimaryKeys(root: ids[positions[0]].entity.rootEntity, count: positions.count)
+            for index in positions {
+                result[index] = objectID(for: ids[index].entity, primaryKey: next)
                 next += 1
             }
         }
-        return map
+        return result
     }
 }
