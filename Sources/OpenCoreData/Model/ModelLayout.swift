@@ -55,6 +55,8 @@ package final class EntitySlots: @unchecked Sendable {
     package let isStored: [Bool]
     /// The stored slots, in order.
     package let storedSlots: [Int]
+    /// The slots whose values are never stored (transient attributes, to-many).
+    package let unstoredSlots: [Int]
 
     /// The slot of a property name. Small entities are scanned in order: comparing
     /// short strings is cheaper than hashing one.
@@ -108,5 +110,6 @@ package final class EntitySlots: @unchecked Sendable {
         }
         self.isStored = isStored
         storedSlots = isStored.indices.filter { isStored[$0] }
+        unstoredSlots = isStored.indices.filter { !isStored[$0] }
     }
 }

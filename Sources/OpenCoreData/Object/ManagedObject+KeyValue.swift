@@ -88,7 +88,7 @@ extension ManagedObject {
             changedSlots.insert(slot)
             return
         }
-        if ValueEquality.same(values[slot], canonical) { return }
+        if ValueEquality.same(values[slot], canonical, as: attribute.attributeType) { return }
         values[slot] = canonical
         didChange(slot: slot)
     }
@@ -147,6 +147,25 @@ extension ManagedObject {
 
 /// Equality over the values managed objects hold (Any?), for change detection.
 enum ValueEquality {
+    /// Whether two values of an attribute of `type` are equal: one cast each for the
+    /// common types, `AnyHashable` for the rest.
+    static func same(_ lhs: Any?, _ rhs: Any?, as type: AttributeType) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): return true
+        case (nil, _), (_, nil): return false
+        default: break
+        }
+        switch type {
+        case .string: if let a = lhs as? String, let b = rhs as? String { return a == b }
+        case .integer64: if let a = lhs as? Int64, let b = rhs as? Int64 { return a == b }
+        case .double: if let a = lhs as? Double, let b = rhs as? Double { return a == b }
+        case .boolean: if let a = lhs as? Bool, let b = rhs as? Bool { return a == b }
+        case .date: if let a = lhs as? Date, let b = rhs as? Date { return a == b }
+        default: break
+        }
+        return same(lhs, rhs)
+    }
+
     static func same(_ lhs: Any?, _ rhs: Any?) -> Bool {
         switch (lhs, rhs) {
         case (nil, nil): return true

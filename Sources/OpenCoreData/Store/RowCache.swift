@@ -29,20 +29,18 @@ struct RowCache {
     /// holds their values.
     mutating func didSave(_ request: SaveRequest, permanentIDs map: PermanentIDs) {
         for id in request.deletes { snapshots[id] = nil }
-        for row in request.updates { store(row, version: row.version + 1, map: map) }
+        for row in request.updates { store(row, version: row.version + 1, map: map, refersToObjects: request.refersToObjects) }
     }
 
-    private mutating func store(_ row: SaveRequest.Row, version: Int64, map: PermanentIDs) {
-        let id = map[row.id] ?? row.id
-        let slots = id.entity.slots
+    private mutating func store(_ row: SaveRequest.Row, version: Int64, map: PermanentIDs, refersToObjects: Bool) {
+        let slots = row.id.entity.slots
         var values = row.values
-        for slot in values.indices {
-            if slots.properties[slot].isTransient || slots.relationships[slot]?.isToMany == true {
-                values[slot] = nil
-            } else if let related = values[slot] as? ManagedObjectID, let permanent = map[related] {
-                values[slot] = permanent
+        for slot in slots.unstoredSlots where values[slot] != nil { values[slot] = nil }
+        if refersToObjects {
+            for slot in slots.toOneSlots {
+                if let related = values[slot] as? ManagedObjectID, let permanent = map[related] { values[slot] = permanent }
             }
         }
-        self[id] = RowSnapshot(values: values, version: version)
+        self[row.id] = RowSnapshot(values: values, version: version)
     }
 }

@@ -63,12 +63,7 @@ extension SQLiteStore {
         let entity = row.id.entity
         let mapping = schema.mapping(for: entity)
         let slots = row.changedSlots.filter { mapping.valueColumn[$0] != nil }.sorted()
-        var assignments = ["Z_OPT = ?"]
-        for slot in slots {
-            assignments.append(mapping.table.columns[mapping.valueColumn[slot]!].name + " = ?")
-            if let entityColumn = mapping.entityColumn[slot] { assignments.append(mapping.table.columns[entityColumn].name + " = ?") }
-        }
-        let statement = try connection.cachedStatement("UPDATE \(mapping.table.name) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
+        let statement = try updateStatement(for: entity, slots: slots, mapping: mapping)
         statement.bind(row.version + 1, at: 1)
         var index: Int32 = 2
         for slot in slots {
@@ -76,22 +71,44 @@ extension SQLiteStore {
         }
         statement.bind(row.id.primaryKey!, at: index)
         try run(statement, for: row.id)
+        statement.reset()
+    }
+
+    /// The UPDATE of `slots` for `entity`'s rows, prepared once per set of columns.
+    private func updateStatement(for entity: EntityDescription, slots: [Int], mapping: SQLiteSchema.EntityMapping) throws -> SQLiteStatement {
+        let key = UpdateKey(entity: ObjectIdentifier(entity), slots: slots)
+        if let known = updateStatements[key] { return known }
+        var assignments = ["Z_OPT = ?"]
+        for slot in slots {
+            assignments.append(mapping.table.columns[mapping.valueColumn[slot]!].name + " = ?")
+            if let entityColumn = mapping.entityColumn[slot] { assignments.append(mapping.table.columns[entityColumn].name + " = ?") }
+        }
+        let statement = try connection.prepare("UPDATE \(mapping.table.name) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
+        updateStatements[key] = statement
+        return statement
     }
 
     private func delete(_ id: ManagedObjectID) throws {
         guard let key = id.primaryKey else { return }
-        let statement = try connection.cachedStatement("DELETE FROM \(schema.table(for: id.entity).name) WHERE Z_PK = ?")
-        statement.bind(key, at: 1)
-        try run(statement, for: id)
+        for statement in try deleteStatements(for: id.entity.rootEntity) {
+            statement.bind(key, at: 1)
+            try run(statement, for: id)
+            statement.reset()
+        }
+    }
+
+    /// Deleting a row of `root`'s table: the row itself, then its join-table rows.
+    private func deleteStatements(for root: EntityDescription) throws -> [SQLiteStatement] {
+        if let known = deleteStatements[ObjectIdentifier(root)] { return known }
+        var statements = [try connection.prepare("DELETE FROM \(schema.table(for: root).name) WHERE Z_PK = ?")]
         for join in schema.allJoinTables {
-            let ownerEntity = join.owner.entity!
-            let memberEntity = join.owner.destinationEntity!
-            for (column, side) in [(join.ownerColumn, ownerEntity), (join.memberColumn, memberEntity)] where id.entity.rootEntity === side.rootEntity {
-                let cleanup = try connection.cachedStatement("DELETE FROM \(join.name) WHERE \(column) = ?")
-                cleanup.bind(key, at: 1)
-                try cleanup.run()
+            let sides = [(join.ownerColumn, join.owner.entity!), (join.memberColumn, join.owner.destinationEntity!)]
+            for (column, side) in sides where side.rootEntity === root {
+                statements.append(try connection.prepare("DELETE FROM \(join.name) WHERE \(column) = ?"))
             }
         }
+        deleteStatements[ObjectIdentifier(root)] = statements
+        return statements
     }
 
     // MARK: - To-many relationships stored on their own
@@ -198,4 +215,10 @@ struct InsertPlan {
     let slots: EntitySlots
     let mapping: SQLiteSchema.EntityMapping
     let statement: SQLiteStatement
+}
+
+/// Identifies a prepared UPDATE: the entity and the slots it writes.
+struct UpdateKey: Hashable {
+    let entity: ObjectIdentifier
+    let slots: [Int]
 }

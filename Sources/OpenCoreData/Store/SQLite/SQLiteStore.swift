@@ -17,6 +17,10 @@ final class SQLiteStore: StoreBackend {
     var statements: [ObjectIdentifier: EntityStatements] = [:]
     /// Per entity: its prepared INSERT.
     var insertPlans: [ObjectIdentifier: InsertPlan] = [:]
+    /// Prepared UPDATEs, per entity and set of changed columns.
+    var updateStatements: [UpdateKey: SQLiteStatement] = [:]
+    /// Per root entity: the DELETEs of a row and of its join-table rows.
+    var deleteStatements: [ObjectIdentifier: [SQLiteStatement]] = [:]
 
     /// Opens the store at `url`, creating it when the file is missing or empty.
     ///
@@ -80,6 +84,8 @@ final class SQLiteStore: StoreBackend {
 
     func close() {
         insertPlans.removeAll()
+        updateStatements.removeAll()
+        deleteStatements.removeAll()
         connection.close()
     }
 
