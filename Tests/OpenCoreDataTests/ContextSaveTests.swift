@@ -198,3 +198,23 @@ import Testing
         }
     }
 }
+
+@Suite struct FetchKeyValidationTests {
+    @Test(arguments: StoreKind.allCases)
+    func unknownKeysInPredicatesAndSortsAreTypedErrors(kind: StoreKind) throws {
+        let stack = try TestStack(model: Models.nestedList(), kind: kind)
+        try stack.context.performAndWait {
+            // A pending insert makes the fetch evaluate in memory too.
+            _ = stack.insert("Item", ["title": "pending"])
+            for (format, key) in [("nope == 1", "nope"), ("parent.nope == 1", "parent.nope"), ("title == 'a' OR missing > 2", "missing")] {
+                let error = try #require(throws: CoreDataError.self) { try stack.fetch("Item", format) }
+                #expect(error.code == .invalidFetchRequest)
+                #expect(error.key == key)
+            }
+            let error = try #require(throws: CoreDataError.self) { try stack.fetch("Item", sortedBy: "parent.unknown") }
+            #expect(error.code == .invalidFetchRequest)
+            let entityError = try #require(throws: CoreDataError.self) { try stack.fetch("Nope") }
+            #expect(entityError.code == .invalidFetchRequest)
+        }
+    }
+}

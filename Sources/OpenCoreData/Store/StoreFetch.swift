@@ -30,6 +30,22 @@ struct StoreFetch {
         offset = max(0, request.fetchOffset)
         includesValues = request.includesPropertyValues
         for descriptor in sortDescriptors { try Self.checkKeyPath(descriptor.key, from: entity) }
+        if let predicate { try Self.checkKeyPaths(in: predicate, from: entity) }
+    }
+
+    /// Verifies every key path a predicate compares, so that an unknown key is a typed
+    /// error from the fetch, before any evaluation could reach it.
+    static func checkKeyPaths(in predicate: CDPredicate, from entity: EntityDescription) throws {
+        switch predicate.kind {
+        case .constant:
+            return
+        case .compound(let compound):
+            for subpredicate in compound.subpredicates { try checkKeyPaths(in: subpredicate, from: entity) }
+        case .comparison(let comparison):
+            for expression in [comparison.leftExpression, comparison.rightExpression] {
+                if case .keyPath(let keyPath) = expression.kind { try checkKeyPath(keyPath, from: entity) }
+            }
+        }
     }
 
     /// The entity whose objects are instances of `type` (a registered subclass).
