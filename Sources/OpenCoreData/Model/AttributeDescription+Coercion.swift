@@ -26,23 +26,7 @@ extension AttributeType {
 
     /// The type's name as Xcode's model editor shows it ("Integer 16"), for messages.
     package var displayName: String {
-        switch self {
-        case .integer16: return "Integer 16"
-        case .integer32: return "Integer 32"
-        case .integer64: return "Integer 64"
-        case .decimal: return "Decimal"
-        case .double: return "Double"
-        case .float: return "Float"
-        case .string: return "String"
-        case .boolean: return "Boolean"
-        case .date: return "Date"
-        case .binaryData: return "Binary Data"
-        case .uuid: return "UUID"
-        case .uri: return "URI"
-        case .transformable: return "Transformable"
-        case .objectID: return "Object ID"
-        case .undefined: return "Undefined"
-        }
+        self == .binaryData ? "Binary Data" : xcodeName
     }
 }
 

@@ -33,29 +33,27 @@ final class SQLiteStore: StoreBackend {
         schema = SQLiteSchema(model: model)
         let path = url.path
         let existing = try Self.existingFileSize(path) > 0
+        let stored: SQLiteMetadata
         if existing {
-            let stored = try SQLiteMetadata.read(path: path)
+            stored = try SQLiteMetadata.read(path: path)
             try stored.checkCompatible(with: model, path: path)
             connection = try SQLiteConnection(path: path, create: false)
-            identifier = stored.uuid
-            metadata = stored.dictionary
-            token = StoreToken(identifier: identifier, keeping: model.layout)
-            try configureConnection()
-            try connection.inTransaction {
-                for statement in schema.indexSQL(model: model) { try connection.execute(statement) }
-            }
         } else {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             connection = try SQLiteConnection(path: path, create: true)
-            let created = SQLiteMetadata(model: model)
-            identifier = created.uuid
-            metadata = created.dictionary
-            token = StoreToken(identifier: identifier, keeping: model.layout)
-            try configureConnection()
-            try connection.inTransaction {
+            stored = SQLiteMetadata(model: model)
+        }
+        identifier = stored.uuid
+        metadata = stored.dictionary
+        token = StoreToken(identifier: identifier, keeping: model.layout)
+        try configureConnection()
+        try connection.inTransaction {
+            if existing {
+                for statement in schema.indexSQL(model: model) { try connection.execute(statement) }
+            } else {
                 for statement in schema.creationSQL(model: model) { try connection.execute(statement) }
                 try writePrimaryKeyRows()
-                try created.write(to: connection)
+                try stored.write(to: connection)
             }
         }
     }
