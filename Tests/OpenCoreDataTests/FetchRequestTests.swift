@@ -3,18 +3,6 @@ import Testing
 @testable import OpenCoreData
 
 @Suite struct FetchRequestTests {
-    /// Ten saved samples k0…k9, inserted in that order, with int64 = 9 - i and group
-    /// "even" or "odd"; the context is reset, so fetches see the store only.
-    static func tenSamples(_ kind: StoreKind) throws -> TestStack {
-        let stack = try TestStack(model: Models.samples(), kind: kind)
-        try stack.context.performAndWait {
-            for i in 0..<10 { _ = stack.insert("Sample", ["key": "k\(i)", "int64": 9 - i, "group": i % 2 == 0 ? "even" : "odd"]) }
-            try stack.context.save()
-            stack.context.reset()
-        }
-        return stack
-    }
-
     private func count(_ stack: TestStack, _ request: FetchRequest<ManagedObject>) throws -> Int {
         try stack.context.performAndWait { try stack.context.count(for: request) }
     }
@@ -23,7 +11,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func fetchLimitAndOffset(kind: StoreKind) throws {
-        let stack = try Self.tenSamples(kind)
+        let stack = try TestStack.tenSamples(kind)
         let plain = try stack.request()
         plain.fetchLimit = 3
         #expect(try stack.keys(plain) == ["k0", "k1", "k2"])
@@ -72,7 +60,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func objectIDAndCountResults(kind: StoreKind) throws {
-        let stack = try Self.tenSamples(kind)
+        let stack = try TestStack.tenSamples(kind)
         let fresh = stack.newContext()
         try fresh.performAndWait {
             let ids = FetchRequest<ManagedObjectID>(entityName: "Sample")
@@ -183,7 +171,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func logicalOperators(kind: StoreKind) throws {
-        let stack = try Self.tenSamples(kind)
+        let stack = try TestStack.tenSamples(kind)
         let cases: [(String, [String])] = [
             ("group == 'even' AND int64 > 4", ["k0", "k2", "k4"]),
             ("group == 'odd' OR int64 == 9", ["k0", "k1", "k3", "k5", "k7", "k9"]),
@@ -196,23 +184,9 @@ import Testing
         }
     }
 
-    /// root ← mid ← leaf (each the parent of the next), saved; root's string is "top".
-    static func chain(_ kind: StoreKind) throws -> (TestStack, root: ManagedObjectID, mid: ManagedObjectID) {
-        let stack = try TestStack(model: Models.samples(), kind: kind)
-        let (root, mid) = try stack.context.performAndWait {
-            let root = stack.insert("Sample", ["key": "root", "string": "top"])
-            let mid = stack.insert("Sample", ["key": "mid", "parent": root])
-            _ = stack.insert("Sample", ["key": "leaf", "parent": mid])
-            try stack.context.save()
-            stack.context.reset()
-            return (root.objectID, mid.objectID)
-        }
-        return (stack, root, mid)
-    }
-
     @Test(arguments: StoreKind.allCases)
     func keyPathsThroughToOneRelationships(kind: StoreKind) throws {
-        let (stack, _, _) = try Self.chain(kind)
+        let (stack, _, _) = try TestStack.sampleChain(kind)
         let cases: [(String, [String])] = [
             ("parent.key == 'root'", ["mid"]),
             ("parent.parent.string == 'top'", ["leaf"]),
@@ -229,7 +203,7 @@ import Testing
     /// `parent == %@` and `SELF == %@` with objects and IDs, in a fresh context; the
     /// in-memory store's case is in `KnownBugTests`.
     static func checkObjectComparisons(_ kind: StoreKind) throws {
-        let (stack, rootID, midID) = try chain(kind)
+        let (stack, rootID, midID) = try TestStack.sampleChain(kind)
         let fresh = stack.newContext()
         try fresh.performAndWait {
             let root = try fresh.existingObject(with: rootID)
@@ -253,7 +227,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func sortDescriptorsOnSeveralKeysDescendingAndThroughAToOnePath(kind: StoreKind) throws {
-        let stack = try Self.tenSamples(kind)
+        let stack = try TestStack.tenSamples(kind)
         #expect(try stack.keys(stack.request(sortedBy: ["group", "-int64"])) == ["k0", "k2", "k4", "k6", "k8", "k1", "k3", "k5", "k7", "k9"])
         #expect(try stack.keys(stack.request(sortedBy: ["-group", "int64"])) == ["k9", "k7", "k5", "k3", "k1", "k8", "k6", "k4", "k2", "k0"])
         try stack.context.performAndWait {
@@ -273,7 +247,7 @@ import Testing
     /// Unknown keys in predicates throw from `fetch` and `count(for:)`, naming the key;
     /// the in-memory store's case is in `KnownBugTests`.
     static func checkUnknownPredicateKeys(_ kind: StoreKind) throws {
-        let stack = try tenSamples(kind)
+        let stack = try TestStack.tenSamples(kind)
         try stack.context.performAndWait {
             for format in ["nosuch == 1", "parent.nosuch == 'x'", "key == 'k1' OR nosuch == nil"] {
                 let request = try stack.request(format)
@@ -291,7 +265,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func unknownSortKeysAndEntitiesThrowInvalidFetchRequest(kind: StoreKind) throws {
-        let stack = try Self.tenSamples(kind)
+        let stack = try TestStack.tenSamples(kind)
         try stack.context.performAndWait {
             for key in ["nosuch", "parent.nosuch"] {
                 let request = try stack.request(sortedBy: [key])

@@ -17,10 +17,20 @@ import Testing
         }
     }
 
+    /// Sorting on the to-one `parent` itself: the SQLite store and the evaluator order by
+    /// the related object's ID; the in-memory store sorts every related row as equal.
+    @Test func inMemoryStoreSortsOnAToOneRelationshipByObjectID() throws {
+        let (stack, _, _) = try TestStack.sampleChain(.inMemory)
+        let keys = try stack.keys(stack.request(sortedBy: ["parent", "key"]))
+        withKnownIssue("In-memory store: sorting on a to-one relationship ignores the related object") {
+            #expect(keys == ["root", "mid", "leaf"])
+        }
+    }
+
     /// An unknown key in a predicate reads as nil in the in-memory store instead of throwing.
     @Test func inMemoryStoreRejectsUnknownPredicateKeys() throws {
         for format in ["nosuch == 1", "parent.nosuch == 'x'", "key == 'k1' OR nosuch == nil"] {
-            let stack = try FetchRequestTests.tenSamples(.inMemory)
+            let stack = try TestStack.tenSamples(.inMemory)
             withKnownIssue("In-memory store: unknown predicate key '\(format)' does not throw") {
                 let request = try stack.request(format)
                 #expect(throws: CoreDataError.self) { try stack.keys(request) }
@@ -47,7 +57,7 @@ import Testing
     /// Sorting on a to-many key path is refused by the SQLite store (`.invalidFetchRequest`)
     /// but silently ignored by the in-memory store.
     @Test func inMemoryStoreRejectsSortingOnAToManyKeyPath() throws {
-        let stack = try FetchRequestTests.tenSamples(.inMemory)
+        let stack = try TestStack.tenSamples(.inMemory)
         withKnownIssue("In-memory store: sorting on 'children.key' does not throw") {
             #expect(throws: CoreDataError.self) { try stack.keys(stack.request(sortedBy: ["children.key"])) }
         }
@@ -88,6 +98,27 @@ import Testing
         }
         withKnownIssue("SQLite store: comparing a URI attribute with a String throws validationWrongType") {
             let keys = try stack.keys(stack.request("uri == %@", ["https://example.org/"]))
+            #expect(keys == [])
+        }
+    }
+
+    /// Decimal constants are compared as doubles in SQL (bound as text, converted by the
+    /// column's NUMERIC affinity), so a constant that differs from a stored value only past
+    /// the 15th digit matches it, which the evaluator and the in-memory store do not.
+    @Test func sqliteStoreComparesDecimalsExactly() throws {
+        let stack = try TestStack(model: Models.samples(), kind: .sqlite)
+        try stack.context.performAndWait {
+            _ = stack.insert("Sample", ["key": "a", "decimal": Decimal(string: "0.1")!])
+            try stack.context.save()
+            stack.context.reset()
+        }
+        let close = Decimal(string: "0.1000000000000000000001")!
+        let keys = try stack.keys(stack.request("decimal == %@", [close]))
+        let evaluated = try stack.context.performAndWait {
+            try stack.context.fetch(stack.request()).filter { try CDPredicate(format: "decimal == %@", close).evaluate(with: $0) }
+        }
+        #expect(evaluated.isEmpty)
+        withKnownIssue("SQLite store: decimal comparisons are made in double precision") {
             #expect(keys == [])
         }
     }
