@@ -1,0 +1,79 @@
+import Foundation
+@testable import OpenCoreData
+
+extension Models {
+    /// One entity, `Sample`, with an attribute of every comparable type (all optional, no
+    /// validation rules or constraints), a `key` naming each object, a `group` to partition
+    /// them, and a to-one `parent` with its inverse `children`: for fetch and predicate tests.
+    static func samples() -> ManagedObjectModel {
+        let sample = EntityDescription(name: "Sample", properties: [
+            AttributeDescription(name: "key", type: .string),
+            AttributeDescription(name: "group", type: .string),
+            AttributeDescription(name: "int16", type: .integer16),
+            AttributeDescription(name: "int32", type: .integer32),
+            AttributeDescription(name: "int64", type: .integer64),
+            AttributeDescription(name: "decimal", type: .decimal),
+            AttributeDescription(name: "double", type: .double),
+            AttributeDescription(name: "float", type: .float),
+            AttributeDescription(name: "string", type: .string),
+            AttributeDescription(name: "flag", type: .boolean),
+            AttributeDescription(name: "date", type: .date),
+            AttributeDescription(name: "data", type: .binaryData),
+            AttributeDescription(name: "uuid", type: .uuid),
+            AttributeDescription(name: "uri", type: .uri),
+        ])
+        let parent = RelationshipDescription(name: "parent", destination: sample, deleteRule: .nullify)
+        let children = RelationshipDescription(name: "children", destination: sample, toMany: true, deleteRule: .nullify)
+        parent.setInverse(children)
+        sample.properties += [parent, children]
+        return ManagedObjectModel(entities: [sample])
+    }
+}
+
+extension TestStack {
+    /// Ten saved samples k0…k9, inserted in that order, with int64 = 9 - i and group
+    /// "even" or "odd"; the context is reset, so fetches see the store only.
+    static func tenSamples(_ kind: StoreKind) throws -> TestStack {
+        let stack = try TestStack(model: Models.samples(), kind: kind)
+        try stack.context.performAndWait {
+            for i in 0..<10 { _ = stack.insert("Sample", ["key": "k\(i)", "int64": 9 - i, "group": i % 2 == 0 ? "even" : "odd"]) }
+            try stack.context.save()
+            stack.context.reset()
+        }
+        return stack
+    }
+
+    /// root ← mid ← leaf (each the parent of the next), saved; root's string is "top".
+    static func sampleChain(_ kind: StoreKind) throws -> (TestStack, root: ManagedObjectID, mid: ManagedObjectID) {
+        let stack = try TestStack(model: Models.samples(), kind: kind)
+        let (root, mid) = try stack.context.performAndWait {
+            let root = stack.insert("Sample", ["key": "root", "string": "top"])
+            let mid = stack.insert("Sample", ["key": "mid", "parent": root])
+            _ = stack.insert("Sample", ["key": "leaf", "parent": mid])
+            try stack.context.save()
+            stack.context.reset()
+            return (root.objectID, mid.objectID)
+        }
+        return (stack, root, mid)
+    }
+
+    /// The `key` of each object fetched by `request`, in order.
+    func keys(_ request: FetchRequest<ManagedObject>, in context: ManagedObjectContext? = nil) throws -> [String] {
+        let context = context ?? self.context
+        return try context.performAndWait {
+            try context.fetch(request).map { $0.value(forKey: "key") as? String ?? "nil" }
+        }
+    }
+
+    /// A request for `Sample`s matching `format`, sorted by `sortedBy` ("-key" for descending).
+    func request(_ format: String? = nil, _ arguments: [Any?] = [], sortedBy keys: [String] = []) throws -> FetchRequest<ManagedObject> {
+        let request = FetchRequest<ManagedObject>(entityName: "Sample")
+        if let format { request.predicate = try CDPredicate(format: format, argumentArray: arguments) }
+        if !keys.isEmpty {
+            request.sortDescriptors = keys.map { key in
+                key.hasPrefix("-") ? CDSortDescriptor(key: String(key.dropFirst()), ascending: false) : CDSortDescriptor(key: key)
+            }
+        }
+        return request
+    }
+}
