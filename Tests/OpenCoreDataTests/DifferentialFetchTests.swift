@@ -6,10 +6,6 @@ import Testing
 /// store's answer must equal the evaluator's in memory over the same objects, and the
 /// in-memory store's answer for the same data.
 @Suite struct DifferentialFetchTests {
-    /// The in-memory store never matches comparisons with objects (see KnownBugTests);
-    /// set to true once it does, so that those predicates are checked against it too.
-    static let inMemoryStoreComparesObjects = false
-
     /// One object's values; `parent` is the index of another row.
     struct Row {
         var int64: Int64?, double: Double?, string: String?, flag: Bool?, date: Date?, parent: Int?
@@ -25,15 +21,6 @@ import Testing
     indirect enum Spec {
         case comparison(key: String, op: String, Constant)
         case and([Spec]), or([Spec]), not(Spec)
-
-        var usesObjects: Bool {
-            switch self {
-            case .comparison(_, _, .row): return true
-            case .comparison: return false
-            case .and(let parts), .or(let parts): return parts.contains(where: \.usesObjects)
-            case .not(let part): return part.usesObjects
-            }
-        }
 
         func predicate(rows objects: [ManagedObject]) throws -> CDPredicate {
             switch self {
@@ -166,7 +153,6 @@ import Testing
                 if try sqliteReader.count(for: request(sqliteObjects)) != expected.count {
                     failures.append("SQLite store count \(description)")
                 }
-                guard Self.inMemoryStoreComparesObjects || !spec.usesObjects else { return }
                 let inMemory = try memoryReader.performAndWait { try serials(memoryReader.fetch(request(memoryObjects))) }
                 if inMemory != serials(expected) {
                     failures.append("in-memory store \(description): \(inMemory) ≠ evaluator \(serials(expected))")

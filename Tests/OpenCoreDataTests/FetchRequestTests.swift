@@ -200,8 +200,7 @@ import Testing
         }
     }
 
-    /// `parent == %@` and `SELF == %@` with objects and IDs, in a fresh context; the
-    /// in-memory store's case is in `KnownBugTests`.
+    /// `parent == %@` and `SELF == %@` with objects and IDs, in a fresh context.
     static func checkObjectComparisons(_ kind: StoreKind) throws {
         let (stack, rootID, midID) = try TestStack.sampleChain(kind)
         let fresh = stack.newContext()
@@ -221,8 +220,9 @@ import Testing
         }
     }
 
-    @Test func comparisonsWithObjectsAndSELF() throws {
-        try Self.checkObjectComparisons(.sqlite)
+    @Test(arguments: StoreKind.allCases)
+    func comparisonsWithObjectsAndSELF(kind: StoreKind) throws {
+        try Self.checkObjectComparisons(kind)
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -99,7 +99,7 @@ import Testing
     }
 
     /// Loads and opens the model, saves one document, then fails to save a motto; the
-    /// store must be unchanged. Shared with `KnownBugTests` for the in-memory store.
+    /// store must be unchanged.
     static func checkUnregisteredTransformer(_ kind: StoreKind) throws {
         let folder = TemporaryFolder()
         let stack = try TestStack(model: loadUnregisteredModel(in: folder), kind: kind, folder: folder)
@@ -122,8 +122,9 @@ import Testing
         }
     }
 
-    @Test func aModelNamingAnUnregisteredTransformerOpensAndRefusesToSaveThroughIt() throws {
-        try Self.checkUnregisteredTransformer(.sqlite)
+    @Test(arguments: StoreKind.allCases)
+    func aModelNamingAnUnregisteredTransformerOpensAndRefusesToSaveThroughIt(kind: StoreKind) throws {
+        try Self.checkUnregisteredTransformer(kind)
     }
 
     @Test func aValueWhoseTransformerIsGoneFailsToLoad() throws {

@@ -20,7 +20,7 @@ extension ManagedObjectContext {
         guard !object.isPendingInsert else { return }
         if object.values.isEmpty {
             object.values = object.slots.defaultValues
-            object.nonCanonicalSlots = object.slots.nonCanonicalDefaults
+            object.slotsToValidate = object.slots.defaultsToValidate
         }
         object.isPendingInsert = true
         register(object)
@@ -139,8 +139,8 @@ extension ManagedObjectContext {
         for (slot, value) in changes {
             object.values[slot] = value
             object.changedSlots.insert(slot)
-            if let attribute = object.slots.attributes[slot], !attribute.canonicalize(value).isCanonical {
-                object.nonCanonicalSlots.insert(slot)
+            if let attribute = object.slots.attributes[slot], !attribute.canonicalize(value).isCanonical || attribute.isNaN(value) {
+                object.slotsToValidate.insert(slot)
             }
         }
         for (slot, related) in changedToMany { object.toMany[slot] = related }

@@ -18,6 +18,7 @@ extension AttributeDescription {
             if isOptional { return [] }
             return [error(.validationMissingMandatoryProperty, "\(qualifiedName) is required but has no value.")]
         }
+        if let nan = notANumberError(value) { return [nan] }
         // Transformable and undefined values are opaque: no range or length rules apply.
         guard hasValueRules, attributeType.canonicalSwiftType != nil else { return [] }
         // One cast, chosen by type: `isCanonical` guarantees it succeeds.
@@ -38,6 +39,21 @@ extension AttributeDescription {
     /// Whether any range, length or pattern rule is set (most attributes have none).
     private var hasValueRules: Bool {
         minValue != nil || maxValue != nil || minLength != nil || maxLength != nil || regularExpression != nil
+    }
+
+    /// Whether `value` is a NaN of a Double or Float attribute.
+    package func isNaN(_ value: Any?) -> Bool {
+        switch attributeType {
+        case .double: return (value as? Double)?.isNaN == true
+        case .float: return (value as? Float)?.isNaN == true
+        default: return false
+        }
+    }
+
+    /// NaN cannot be stored: SQLite turns it into NULL, a silent change. Refused instead.
+    private func notANumberError(_ value: Any) -> CoreDataError? {
+        guard isNaN(value) else { return nil }
+        return error(.validationWrongType, "\(qualifiedName) is NaN, which a store cannot keep (SQLite stores it as NULL).")
     }
 
     private func error(_ code: CoreDataError.Code, _ message: String) -> CoreDataError {

@@ -49,8 +49,8 @@ package final class EntitySlots: @unchecked Sendable {
     /// Per slot: attributes whose every value needs the full validation at save (range,
     /// length or pattern rules, or opaque transformable values).
     package let alwaysValidated: [Bool]
-    /// Attribute slots whose default value does not have the attribute's type.
-    let nonCanonicalDefaults: SlotSet
+    /// Attribute slots whose default value needs a full check (wrong type, NaN).
+    let defaultsToValidate: SlotSet
     /// Per slot: whether the value is stored (not transient, not to-many).
     package let isStored: [Bool]
     /// The stored slots, in order.
@@ -101,9 +101,11 @@ package final class EntitySlots: @unchecked Sendable {
         }
         var nonCanonical = SlotSet()
         for (slot, attribute) in attributes.enumerated() {
-            if let attribute, !attribute.canonicalize(attribute.defaultValue).isCanonical { nonCanonical.insert(slot) }
+            guard let attribute else { continue }
+            let (value, isCanonical) = attribute.canonicalize(attribute.defaultValue)
+            if !isCanonical || attribute.isNaN(value) { nonCanonical.insert(slot) }
         }
-        nonCanonicalDefaults = nonCanonical
+        defaultsToValidate = nonCanonical
         let isStored = properties.map { property in
             if let relationship = property as? RelationshipDescription { return !relationship.isToMany }
             return !property.isTransient

@@ -36,7 +36,7 @@ extension ManagedObject {
         values = []
         toMany.removeAll()
         changedSlots.removeAll()
-        nonCanonicalSlots.removeAll()
+        slotsToValidate.removeAll()
         faulted = true
     }
 }

@@ -81,7 +81,7 @@ extension ManagedObject {
         willAccessValues()
         let attribute = slots!.attributes[slot]!
         let (canonical, isCanonical) = attribute.canonicalize(value)
-        if isCanonical { nonCanonicalSlots.remove(slot) } else { nonCanonicalSlots.insert(slot) }
+        if isCanonical && !attribute.isNaN(canonical) { slotsToValidate.remove(slot) } else { slotsToValidate.insert(slot) }
         if isPendingInsert {
             // Every slot of a new object is written anyway: no comparison needed.
             values[slot] = canonical

@@ -28,7 +28,7 @@ extension ManagedObject {
             let attribute = slots.attributes[slot]!
             // Values were type-checked when set; only rules, wrong types and missing
             // mandatory values need a closer look.
-            guard slots.alwaysValidated[slot] || nonCanonicalSlots.contains(slot)
+            guard slots.alwaysValidated[slot] || slotsToValidate.contains(slot)
                 || (values[slot] == nil && !attribute.isOptional) else { continue }
             for var error in attribute.validationErrors(for: values[slot]) {
                 error.objectID = objectID

@@ -30,9 +30,9 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var values: ContiguousArray<Any?>
     /// The values last read from or written to the store (nil for a new object).
     @exclusivity(unchecked) var committed: RowSnapshot?
-    /// Attribute slots holding a value that is not of the attribute's type (reported
-    /// by validation at save; all other values were type-checked when set).
-    @exclusivity(unchecked) var nonCanonicalSlots = SlotSet()
+    /// Attribute slots whose value needs a full check at save: not of the attribute's
+    /// type, or NaN. All other values were type-checked when set.
+    @exclusivity(unchecked) var slotsToValidate = SlotSet()
     /// Slots changed since the last save.
     @exclusivity(unchecked) var changedSlots = SlotSet()
     /// Loaded to-many relationships by slot.

@@ -44,7 +44,7 @@ extension CDValue {
         case let v as UUID: return .uuid(v)
         case let v as URL: return .url(v)
         case let v as ManagedObjectID: return .objectID(v)
-        case let v as ManagedObject: return .objectID(v.objectID)
+        case let v as any IdentifiedObject: return .objectID(v.objectID)
         case is NSNull: return .null
         case let v as [Any?]: return .array(try v.map(convert))
         case let v as [Any]: return .array(try v.map(convert))

@@ -8,3 +8,11 @@ public protocol KeyValueCoding {
     /// The value for a property name, or `nil`.
     func value(forKey key: String) -> Any?
 }
+
+/// An object that compares as its `ManagedObjectID` in predicates and sorts: a managed
+/// object, or a stored row the in-memory store evaluates.
+package protocol IdentifiedObject {
+    var objectID: ManagedObjectID { get }
+}
+
+extension ManagedObject: IdentifiedObject {}

@@ -79,12 +79,12 @@ final class InMemoryStore: StoreBackend {
             let assigned = try obtainPermanentIDs(for: temporary)
             let map = PermanentIDs(temporary: temporary, permanent: temporary.map { assigned[$0] ?? $0 }, needsLookup: true)
             func permanent(_ id: ManagedObjectID) -> ManagedObjectID { map[id] ?? id }
-            for row in request.inserts { newRows[permanent(row.id)] = stored(row, version: 1, map: map) }
+            for row in request.inserts { newRows[permanent(row.id)] = try stored(row, version: 1, map: map) }
             for row in request.updates {
                 guard newRows[row.id] != nil else {
                     throw CoreDataError(.objectNotFound, "\(row.id.entity.name) \(row.id) no longer exists in the store.", objectID: row.id)
                 }
-                newRows[row.id] = stored(row, version: row.version + 1, map: map)
+                newRows[row.id] = try stored(row, version: row.version + 1, map: map)
             }
             do {
                 try checkUniqueness(of: request.inserts.map { permanent($0.id) } + request.updates.map(\.id), in: newRows)
@@ -137,14 +137,24 @@ final class InMemoryStore: StoreBackend {
         return map
     }
 
-    private func stored(_ row: SaveRequest.Row, version: Int64, map: PermanentIDs) -> RowSnapshot {
+    /// The values as the store keeps them: unstored slots cleared, new objects' IDs made
+    /// permanent, transformable values passed through their transformer both ways (so
+    /// that a value the SQLite store could not store fails here too).
+    private func stored(_ row: SaveRequest.Row, version: Int64, map: PermanentIDs) throws -> RowSnapshot {
         let slots = row.id.entity.slots
         var values = row.values
-        for slot in values.indices {
-            if slots.properties[slot].isTransient || slots.relationships[slot]?.isToMany == true {
-                values[slot] = nil
-            } else if let related = values[slot] as? ManagedObjectID {
-                values[slot] = map[related] ?? related
+        for slot in slots.unstoredSlots { values[slot] = nil }
+        for slot in slots.toOneSlots {
+            if let related = values[slot] as? ManagedObjectID { values[slot] = map[related] ?? related }
+        }
+        for slot in slots.attributeSlots {
+            guard let attribute = slots.attributes[slot], attribute.attributeType == .transformable, values[slot] != nil else { continue }
+            do {
+                values[slot] = try attribute.reverseTransformedValue(attribute.transformedData(values[slot]))
+            } catch var error as CoreDataError {
+                error.objectID = row.id
+                error.key = attribute.name
+                throw error
             }
         }
         return RowSnapshot(values: values, version: version)
@@ -165,9 +175,10 @@ final class InMemoryStore: StoreBackend {
             for constraint in constrained.uniquenessConstraints {
                 var seen: [[String]: ManagedObjectID] = [:]
                 for (id, row) in rows where id.entity.isKindOf(entity: constrained) {
-                    let key = constraint.map { name in
-                        id.entity.slots.slotByName[name].flatMap { row.values[$0] }.map { String(describing: $0) } ?? "\u{0}nil"
-                    }
+                    let values = constraint.map { name in id.entity.slots.slotByName[name].flatMap { row.values[$0] } }
+                    // As in a SQLite unique index, a nil value never clashes.
+                    guard values.allSatisfy({ $0 != nil }) else { continue }
+                    let key = values.map { String(describing: $0!) }
                     if let other = seen[key], saved.contains(id) || saved.contains(other) {
                         let culprit = saved.contains(id) ? id : other
                         throw CoreDataError(.constraintViolation,
@@ -182,10 +193,13 @@ final class InMemoryStore: StoreBackend {
 }
 
 /// A stored row seen through key-value coding, for predicates and sorting in memory.
-struct StoredRow: KeyValueCoding {
+/// It compares as its object ID, as a managed object does.
+struct StoredRow: KeyValueCoding, IdentifiedObject {
     let store: InMemoryStore
     let id: ManagedObjectID
     let snapshot: RowSnapshot
+
+    var objectID: ManagedObjectID { id }
 
     func value(forKey key: String) -> Any? {
         guard let slot = id.entity.slots.slotByName[key] else { return nil }

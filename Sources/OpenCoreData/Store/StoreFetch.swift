@@ -54,17 +54,23 @@ struct StoreFetch {
         return model.entities.first { ManagedObjectClasses.resolve($0) == objectType }
     }
 
-    /// Verifies that `keyPath` names properties, through to-one relationships.
+    /// Verifies that `keyPath` names properties, through to-one relationships only.
     static func checkKeyPath(_ keyPath: String, from entity: EntityDescription) throws {
         var current = entity
         let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         for (index, name) in components.enumerated() {
-            guard let property = current.slots.slotByName[name].map({ current.slots.properties[$0] }) else {
+            guard let property = current.slots.slot(forKey: name).map({ current.slots.properties[$0] }) else {
                 throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': entity '\(current.name)' has no property '\(name)'.", key: keyPath)
             }
-            if let relationship = property as? RelationshipDescription, index < components.count - 1 {
-                current = relationship.destinationEntity!
+            let isLast = index == components.count - 1
+            if let relationship = property as? RelationshipDescription, relationship.isToMany {
+                throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': '\(current.name).\(name)' is a to-many relationship, which a fetch cannot compare or sort by here.", key: keyPath)
             }
+            if isLast { return }
+            guard let relationship = property as? RelationshipDescription, let destination = relationship.destinationEntity else {
+                throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': '\(current.name).\(name)' is an attribute, so the path cannot go on past it.", key: keyPath)
+            }
+            current = destination
         }
     }
 }

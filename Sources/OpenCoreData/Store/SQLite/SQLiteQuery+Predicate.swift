@@ -115,7 +115,7 @@ extension SQLiteQuery {
         }
         let attribute = property as! AttributeDescription
         switch (attribute.attributeType, value) {
-        case (.string, .string), (.uri, .url), (.uri, .string), (.uuid, .uuid), (.date, .date), (.binaryData, .data):
+        case (.string, .string), (.uri, .url), (.uuid, .uuid), (.date, .date), (.binaryData, .data):
             return try attribute.sqlValue(for: value.anyValue)
         case (.integer16, _), (.integer32, _), (.integer64, _), (.double, _), (.float, _), (.decimal, _), (.boolean, _):
             switch value {
