@@ -15,7 +15,8 @@ import Synchronization
 /// ```
 ///
 /// Reading a non-optional property whose value is nil is a programmer error (declare it
-/// optional, or give the attribute a default) and traps naming the key.
+/// optional, or give the attribute a default) and traps naming the key. An object whose
+/// entity is not part of a frozen model only answers key-path probes.
 @propertyWrapper
 public struct Managed<Value: ManagedPropertyValue> {
     /// The model property's name.
@@ -38,8 +39,10 @@ public struct Managed<Value: ManagedPropertyValue> {
     ) -> Value {
         get {
             let key = object[keyPath: storageKeyPath].key
-            if object.isKeyPathProbe {
-                object.probedKey = key
+            if object.slots == nil {
+                // A key-path probe (see `propertyName(for:)`): its entity is not in a
+                // model, so it has no slots; record the key in its empty storage.
+                object.values = [key]
                 return Value.probeValue
             }
             let raw = object.value(forKey: key)
@@ -113,9 +116,8 @@ extension ManagedObject {
         let key = KeyPathKey(keyPath: keyPath)
         if let known = keyPathNames.withLock({ $0[key] }) { return known }
         let probe = Root(entity: EntityDescription(name: "KeyPathProbe"), insertInto: nil)
-        probe.isKeyPathProbe = true
         _ = probe[keyPath: keyPath]
-        guard let name = probe.probedKey else { return nil }
+        guard let name = probe.values.first as? String else { return nil }
         keyPathNames.withLock { $0[key] = name }
         return name
     }

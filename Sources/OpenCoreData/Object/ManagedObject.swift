@@ -44,9 +44,6 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     /// Lifecycle flags maintained by the context.
     @exclusivity(unchecked) var isPendingInsert = false
     @exclusivity(unchecked) var isPendingDelete = false
-    /// Set on the throwaway instance used to find a key path's property name.
-    var isKeyPathProbe = false
-    var probedKey: String?
 
     /// Creates a new object of `entity` and inserts it into `context`, as
     /// `EntityDescription.insertNewObject(forEntityName:into:)` does. With a nil context
