@@ -122,11 +122,6 @@ extension ManagedObject {
         return name
     }
 
-    /// The entity name this class is bound to by default: the class's own name.
-    public class var entityName: String {
-        String(describing: self)
-    }
-
     /// A fetch request for the entity bound to this class, returning instances of it.
     public class func fetchRequest<T: ManagedObject>() -> FetchRequest<T> {
         FetchRequest<T>()
@@ -134,18 +129,14 @@ extension ManagedObject {
 
     /// Creates an object of the entity this class is bound to, inserted into `context`.
     ///
-    /// The entity is the one whose `managedObjectClassName` or name matches the class.
+    /// The entity is the one whose objects `ManagedObjectClasses` resolves to this class
+    /// (through the entity's `managedObjectClassName` or name).
     public convenience init(context: ManagedObjectContext) {
         guard let model = context.persistentStoreCoordinator?.managedObjectModel, model.isFrozen else {
             preconditionFailure("\(Self.self)(context:): the context has no coordinator with a store yet.")
         }
-        let swiftName = String(describing: Self.self)
-        let entity = model.entities.first { entity in
-            let className = entity.managedObjectClassName.map { $0.split(separator: ".").last.map(String.init) ?? $0 }
-            return className == swiftName
-        } ?? model.layout.entitiesByName[Self.entityName]
-        guard let entity else {
-            preconditionFailure("\(Self.self)(context:): no entity of the model is bound to class \(swiftName); set the entity's managedObjectClassName.")
+        guard let entity = StoreFetch.entity(boundTo: Self.self, in: model) else {
+            preconditionFailure("\(Self.self)(context:): no entity of the model is bound to class \(Self.self); register it with ManagedObjectClasses.register(_:) and set the entity's managedObjectClassName.")
         }
         self.init(entity: entity, insertInto: context)
     }
