@@ -45,6 +45,7 @@ extension ManagedObjectContext {
         let rows = try coordinator.fetch(storeQuery)
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.count)
+        registry.reserveCapacity(registry.count + rows.count)
         for row in rows {
             let object = registerFetched(row.id, snapshot: row.snapshot)
             if !request.returnsObjectsAsFaults && object.faulted { object.willAccessValues() }

@@ -47,7 +47,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // `@exclusivity(unchecked)`: only touched on the context's queue, never overlappingly.
 
     /// Every registered object, unretained: objects unregister themselves in `deinit`.
-    @exclusivity(unchecked) var registry: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
+    @exclusivity(unchecked) var registry = ObjectRegistry()
     @exclusivity(unchecked) var inserted: Set<ManagedObject> = []
     /// Inserted objects in insertion order (may still list objects since deleted or
     /// rolled back: filter by `isPendingInsert`).

@@ -17,6 +17,7 @@ struct RowCache {
 
     mutating func insert(_ rows: [FetchedRow]) {
         if snapshots.count + rows.count > capacity { snapshots.removeAll(keepingCapacity: true) }
+        snapshots.reserveCapacity(min(capacity, snapshots.count + rows.count))
         for row in rows.prefix(capacity) {
             if let snapshot = row.snapshot { snapshots[row.id] = snapshot }
         }

@@ -1,0 +1,49 @@
+import Foundation
+
+/// The identity map: one entry per registered object, unretained (objects unregister
+/// themselves in `deinit`).
+///
+/// Keyed by a 16-byte digest of the object ID (entity number, key) rather than the
+/// 32-byte ID itself: fetching or saving 100,000 objects probes this table several
+/// hundred thousand times, and smaller entries mean fewer cache misses. An entity lives
+/// in one store of the coordinator, so entity number and key identify an object.
+struct ObjectRegistry {
+    private var objects: [Key: Unmanaged<ManagedObject>] = [:]
+
+    struct Key: Hashable {
+        /// The primary key, or the temporary number with the top bit set.
+        let value: UInt64
+        let entity: UInt32
+
+        init(_ id: ManagedObjectID) {
+            switch id.reference {
+            case .permanent(let key): value = UInt64(bitPattern: key) & ~(1 << 63)
+            case .temporary(let number): value = number | (1 << 63)
+            }
+            entity = UInt32(truncatingIfNeeded: id.entity.slots.number)
+        }
+
+        /// A SplitMix64 finaliser over both fields and the table's seed.
+        func _rawHashValue(seed: Int) -> Int {
+            var bits = value ^ (UInt64(entity) &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(bitPattern: Int64(seed))
+            bits = (bits ^ (bits >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            bits = (bits ^ (bits >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int(bitPattern: UInt(truncatingIfNeeded: bits ^ (bits >> 31)))
+        }
+    }
+
+    subscript(id: ManagedObjectID) -> Unmanaged<ManagedObject>? {
+        get { objects[Key(id)] }
+        set { objects[Key(id)] = newValue }
+    }
+
+    @discardableResult
+    mutating func removeValue(forKey id: ManagedObjectID) -> Unmanaged<ManagedObject>? {
+        objects.removeValue(forKey: Key(id))
+    }
+
+    var values: Dictionary<Key, Unmanaged<ManagedObject>>.Values { objects.values }
+    var count: Int { objects.count }
+    mutating func reserveCapacity(_ capacity: Int) { objects.reserveCapacity(capacity) }
+    mutating func removeAll() { objects.removeAll() }
+}
