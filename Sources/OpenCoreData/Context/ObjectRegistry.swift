@@ -25,10 +25,7 @@ struct ObjectRegistry {
 
         /// A SplitMix64 finaliser over both fields and the table's seed.
         func _rawHashValue(seed: Int) -> Int {
-            var bits = value ^ (UInt64(entity) &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(bitPattern: Int64(seed))
-            bits = (bits ^ (bits >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            bits = (bits ^ (bits >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int(bitPattern: UInt(truncatingIfNeeded: bits ^ (bits >> 31)))
+            HashMixing.mix(value ^ (UInt64(entity) &* 0x9E37_79B9_7F4A_7C15), seed: seed)
         }
     }
 

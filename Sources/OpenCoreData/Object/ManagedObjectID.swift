@@ -107,10 +107,7 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
         case .temporary(let number): bits = number ^ 0x8000_0000_0000_0000
         }
         bits ^= UInt64(UInt(bitPattern: ObjectIdentifier(entityReference))) &* 0x9E37_79B9_7F4A_7C15
-        bits ^= UInt64(bitPattern: Int64(seed))
-        bits = (bits ^ (bits >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        bits = (bits ^ (bits >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int(bitPattern: UInt(truncatingIfNeeded: bits ^ (bits >> 31)))
+        return HashMixing.mix(bits, seed: seed)
     }
 
     public var description: String { "<\(uriRepresentation().absoluteString)>" }
