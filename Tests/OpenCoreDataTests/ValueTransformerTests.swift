@@ -5,18 +5,6 @@ import Testing
 @Suite struct ValueTransformerTests {
     private struct Color: Codable, Sendable, Equatable { var red, green, blue: Double }
 
-    /// Stores a string reversed, as UTF-8; refuses anything but strings.
-    private struct ReversingTransformer: AttributeValueTransformer {
-        struct NotAString: Error {}
-        func transformedValue(_ value: Any?) throws -> Data? {
-            guard let value else { return nil }
-            guard let string = value as? String else { throw NotAString() }
-            return Data(String(string.reversed()).utf8)
-        }
-        func reverseTransformedValue(_ data: Data?) throws -> Any? {
-            data.map { String(String(decoding: $0, as: UTF8.self).reversed()) }
-        }
-    }
 
     /// A registry name no other test uses (the registry is shared by parallel tests).
     private func uniqueName(_ base: String = #function) -> String { "\(base)-\(UUID().uuidString)" }
