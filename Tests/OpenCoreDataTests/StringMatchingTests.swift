@@ -53,3 +53,17 @@ struct StringMatchingTests {
         #expect(throws: CoreDataError.self) { try StringMatching.matches("x", "(", []) }
     }
 }
+
+@Suite("String ordering by sort selector")
+struct StringOrderingTests {
+    @Test("each selector's order, total through a byte tie-break")
+    func selectors() {
+        #expect(StringOrdering.compare("B", "a", .compare) == .orderedAscending)
+        #expect(StringOrdering.compare("B", "a", .caseInsensitiveCompare) == .orderedDescending)
+        #expect(StringOrdering.compare("A", "a", .caseInsensitiveCompare) == .orderedAscending)
+        #expect(StringOrdering.compare("a10", "a2", .compare) == .orderedAscending)
+        #expect(StringOrdering.compare("a10", "a2", .localizedStandardCompare) == .orderedDescending)
+        #expect(StringOrdering.compare("File 2", "file 10", .localizedStandardCompare) == .orderedAscending)
+        #expect(StringOrdering.compare("b", "B", .localizedCaseInsensitiveCompare) != .orderedSame)
+    }
+}

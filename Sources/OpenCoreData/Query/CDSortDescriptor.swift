@@ -11,6 +11,15 @@ public struct CDSortDescriptor: Sendable, Hashable, CustomStringConvertible {
     public enum Selector: Sendable, Hashable, CaseIterable {
         /// `compare:` — the default ordering.
         case compare
+        /// `caseInsensitiveCompare:` — strings ordered with case folded.
+        case caseInsensitiveCompare
+        /// `localizedCompare:` — strings ordered as the current locale orders them.
+        case localizedCompare
+        /// `localizedCaseInsensitiveCompare:` — the locale's order, case folded.
+        case localizedCaseInsensitiveCompare
+        /// `localizedStandardCompare:` — Finder-like: the locale's order, case folded, and
+        /// digits compared as numbers ("a2" before "a10").
+        case localizedStandardCompare
     }
 
     /// The key path sorted on: a key, or a `.`-separated to-one path (`parent.title`).
