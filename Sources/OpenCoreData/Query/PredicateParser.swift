@@ -42,6 +42,7 @@ struct PredicateParser {
         var parser = PredicateParser(
             format: format, tokens: tokens, arguments: arguments, matchingParenthesis: matchParentheses(tokens)
         )
+        try parser.checkNestingBeforeParsing()
         let predicate = try parser.parsePredicate()
         try parser.expectEnd()
         return predicate
