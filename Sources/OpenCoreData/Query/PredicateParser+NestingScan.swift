@@ -10,7 +10,7 @@ extension PredicateParser {
     /// It counts the brackets `( [ {` open at each token plus the prefix operators
     /// (`NOT`, `!`, unary `-`) that apply to them. The parser checks the exact depth again
     /// as it recurses (`enterNesting(at:)`); this scan only needs to stop deep inputs early.
-    func checkNestingBeforeParsing() throws {
+    mutating func checkNestingBeforeParsing() throws {
         var open: [Int] = []
         var levelsInOpenBrackets = 0
         var pendingPrefixes = 0
@@ -29,6 +29,7 @@ extension PredicateParser {
                 pendingPrefixes = 0
             }
             if levelsInOpenBrackets + pendingPrefixes > PredicateLimits.maximumDepth {
+                exceededLimit = true
                 throw error(
                     "nesting deeper than \(PredicateLimits.maximumDepth) levels at \(PredicateSyntaxError.describe(token))",
                     at: position
