@@ -236,6 +236,25 @@ import Testing
         #expect(try parseError("a == %s", 1).message.contains("must be a string"))
     }
 
+    @Test func swiftBuildersMakeTheSameTrees() throws {
+        let name = CDExpression.keyPath("name"), price = CDExpression.keyPath("price")
+        let pairs: [(CDPredicate, String)] = [
+            (name.like(.constant("a*"), options: .caseInsensitive), "name LIKE[c] 'a*'"),
+            (name.matches(.constant("^a")), "name MATCHES '^a'"),
+            (name.beginsWith(.constant("a"), options: [.caseInsensitive, .diacriticInsensitive]), "name BEGINSWITH[cd] 'a'"),
+            (name.endsWith(.constant("z")), "name ENDSWITH 'z'"),
+            (name.contains(.constant("m")), "name CONTAINS 'm'"),
+            (name.in(.constant(["a", "b"])), "name IN {'a', 'b'}"),
+            (price.between(1, and: 10), "price BETWEEN {1, 10}"),
+            (CDExpression.keyPath("tags.name").none(.equalTo, .constant("x")), "NONE tags.name == 'x'"),
+            ((price * .constant(2) + .constant(1)).greaterThan(-price / .keyPath("n")), "price * 2 + 1 > -price / n"),
+            ((price - .constant(1)).lessThan(0), "price - 1 < 0"),
+        ]
+        for (built, format) in pairs {
+            #expect(built == (try parse(format)), "\(format)")
+        }
+    }
+
     @Test func noPartOfTheGrammarIsLeftUnsupported() throws {
         let formats = [
             "a BETWEEN {1, 2}", "ANY tags.name == 'x'", "a ==[c] 'x'", "a IN %@", "name CONTAINS 'x'",

@@ -34,7 +34,9 @@ extension CDExpression {
 }
 
 /// Rebuilds a tree with its variables replaced, keeping track of the subquery iteration
-/// variables in scope (which are never replaced).
+/// variables in scope (which are never replaced). Aggregates that become all constants fold
+/// into array constants and members of key paths into longer key paths, as the parser
+/// builds them.
 private struct VariableSubstitution {
     let variables: [String: Any?]
     /// Iteration variables of the subqueries enclosing the current node.
@@ -66,7 +68,7 @@ private struct VariableSubstitution {
         case .variable(let name):
             return try value(of: name)
         case .member(let base, let path):
-            return CDExpression(.member(try self.expression(base), keyPath: path))
+            return Self.member(try self.expression(base), path)
         case .index(let base, let position):
             let newPosition: CDExpression.Index
             if case .expression(let inner) = position { newPosition = .expression(try self.expression(inner)) } else { newPosition = position }
@@ -76,7 +78,7 @@ private struct VariableSubstitution {
         case .customFunction(let target, let selector, let arguments):
             return CDExpression(.customFunction(target: try self.expression(target), selector: selector, arguments: try list(arguments)))
         case .aggregate(let elements):
-            return CDExpression(.aggregate(try list(elements)))
+            return PredicateParser.foldAggregate(try list(elements))
         case .subquery(let collection, let variable, let condition):
             let newCollection = try self.expression(collection)
             bound.append(variable)
@@ -92,6 +94,17 @@ private struct VariableSubstitution {
             return CDExpression(.intersectSet(try self.expression(left), try self.expression(right)))
         case .minusSet(let left, let right):
             return CDExpression(.minusSet(try self.expression(left), try self.expression(right)))
+        }
+    }
+
+    /// `base.path` in the shape the parser gives it, so that the result prints to a format
+    /// that parses back to it: a key path extended, or a member of another expression.
+    private static func member(_ base: CDExpression, _ path: String) -> CDExpression {
+        switch base.kind {
+        case .keyPath(let basePath): return .keyPath(basePath + "." + path)
+        case .evaluatedObject: return .keyPath(path)
+        case .member(let inner, let basePath): return CDExpression(.member(inner, keyPath: basePath + "." + path))
+        default: return CDExpression(.member(base, keyPath: path))
         }
     }
 
