@@ -7,7 +7,7 @@ extension PredicateParser {
     /// folded by precedence with two stacks (no recursion per operator).
     mutating func parseExpression() throws -> CDExpression {
         var operands: [CDExpression] = []
-        var operators: [PendingOperator] = []
+        var operators: [ExpressionOperator] = []
         let depthOnEntry = depth
         defer { depth = depthOnEntry }
         while true {
@@ -16,20 +16,20 @@ extension PredicateParser {
                 negativeLiteral = try parseNegativeLiteral()
                 if negativeLiteral != nil { break }
                 try enterNesting(at: index)
-                operators.append(PendingOperator(kind: .negate, tokenIndex: index))
+                operators.append(.negate)
                 advance()
             }
             if let negativeLiteral { operands.append(negativeLiteral) } else { operands.append(try parsePostfix()) }
             guard let binary = ExpressionOperator.binary(at: current) else { break }
             try enterNesting(at: index)
-            while let top = operators.last, top.kind.reducesBefore(binary) {
-                Self.reduce(top.kind, on: &operands)
+            while let top = operators.last, top.reducesBefore(binary) {
+                Self.reduce(top, on: &operands)
                 operators.removeLast()
             }
-            operators.append(PendingOperator(kind: binary, tokenIndex: index))
+            operators.append(binary)
             advance()
         }
-        while let top = operators.popLast() { Self.reduce(top.kind, on: &operands) }
+        while let top = operators.popLast() { Self.reduce(top, on: &operands) }
         return operands[0]
     }
 
@@ -106,83 +106,9 @@ extension PredicateParser {
     }
 }
 
-// MARK: - Operators (not recursive)
-
-/// An operator waiting on the operator stack, with the token that wrote it.
-struct PendingOperator {
-    let kind: ExpressionOperator
-    let tokenIndex: Int
-}
-
-/// The operators between and before expression operands, by precedence.
-enum ExpressionOperator {
-    case union, intersect, minus
-    case add, subtract, multiply, divide
-    case negate
-    case power
-
-    /// The binary operator the token writes, if any.
-    static func binary(at token: PredicateToken) -> ExpressionOperator? {
-        switch token.kind {
-        case .keyword(.setUnion): return .union
-        case .keyword(.setIntersect): return .intersect
-        case .keyword(.setMinus): return .minus
-        case .symbol(.plus): return .add
-        case .symbol(.minus): return .subtract
-        case .symbol(.star): return .multiply
-        case .symbol(.slash): return .divide
-        case .symbol(.power): return .power
-        default: return nil
-        }
-    }
-
-    private var precedence: Int {
-        switch self {
-        case .union, .intersect, .minus: return 1
-        case .add, .subtract: return 2
-        case .multiply, .divide: return 3
-        case .negate: return 4
-        case .power: return 5
-        }
-    }
-
-    /// Whether this operator, on the stack, applies before `incoming` is pushed:
-    /// `**` groups to the right, the others to the left.
-    func reducesBefore(_ incoming: ExpressionOperator) -> Bool {
-        if incoming == .power { return precedence > incoming.precedence }
-        return precedence >= incoming.precedence
-    }
-
-    /// The function name a binary arithmetic operator folds to.
-    fileprivate var functionName: String? {
-        switch self {
-        case .add: return "add:to:"
-        case .subtract, .negate: return PredicateFunctions.subtract
-        case .multiply: return "multiply:by:"
-        case .divide: return "divide:by:"
-        case .power: return "raise:toPower:"
-        case .union, .intersect, .minus: return nil
-        }
-    }
-}
+// MARK: - Expression steps (not recursive)
 
 extension PredicateParser {
-    /// Replaces the top operand(s) with `kind` applied to them.
-    static func reduce(_ kind: ExpressionOperator, on operands: inout [CDExpression]) {
-        let right = operands.removeLast()
-        if kind == .negate {
-            operands.append(CDExpression(.function(PredicateFunctions.subtract, arguments: [.constant(.int64(0)), right])))
-            return
-        }
-        let left = operands.removeLast()
-        switch kind {
-        case .union: operands.append(CDExpression(.unionSet(left, right)))
-        case .intersect: operands.append(CDExpression(.intersectSet(left, right)))
-        case .minus: operands.append(CDExpression(.minusSet(left, right)))
-        default: operands.append(CDExpression(.function(kind.functionName ?? "", arguments: [left, right])))
-        }
-    }
-
     /// `-` directly followed by a number literal (and no `**`, `.` or `[` after it), as a
     /// negative constant; `nil`, consuming nothing, for any other `-`.
     mutating func parseNegativeLiteral() throws -> CDExpression? {
