@@ -12,6 +12,9 @@ cd "$(dirname "$0")"
 seconds="${1:-60}"
 scratch=".build-fuzz"
 flags=(-c debug --scratch-path "$scratch" -j 2 --sanitize=fuzzer --sanitize=address -Xswiftc -parse-as-library)
+# SwiftPM does not always notice files added to the main package (a path dependency here):
+# drop the cached build plan so that every run builds the current sources.
+find "$scratch" -maxdepth 3 -name description.json -delete 2>/dev/null || true
 # (The sanitizer runtime makes gold warn about every symbol it cannot export: hide that noise.
 # With pipefail, a failed build still stops the script.)
 swift build "${flags[@]}" 2>&1 | { grep -v "Cannot export local symbol" || true; }
