@@ -1,0 +1,121 @@
+import Foundation
+
+// MARK: - Key paths
+
+extension PredicateExpressions.KeyPath: FoundationPredicateLowerable {
+    /// A `@Managed` property read from the root (`title`, `parent.title`, `$x.title`), or a
+    /// collection's `count` (`children.@count`, `length:(title)`), `first` / `last`
+    /// (`[FIRST]`, `[LAST]`).
+    func loweredExpression(in scope: PredicateLoweringScope) throws -> CDExpression {
+        let base = try keyPathBase(in: scope)
+        switch kind {
+        case .collectionCount?:
+            return count(of: base)
+        case .collectionIsEmpty?:
+            return CDExpression(forConditional: try loweredPredicate(in: scope), trueExpression: .constant(true), falseExpression: .constant(false))
+        case .collectionFirst?, .bidirectionalCollectionLast?:
+            guard !(Root.Output.self is any StringProtocol.Type) else {
+                throw CoreDataError.unloweredPredicate("a string's first or last character has no Core Data form")
+            }
+            return CDExpression(.index(base, kind == .collectionFirst ? .first : .last))
+        case nil:
+            guard let name = ManagedPropertyNames.name(of: keyPath) else {
+                throw CoreDataError.unloweredPredicate("the key path \(keyPath) is not a @Managed property")
+            }
+            return base.appendingKeyPath(name)
+        }
+    }
+
+    /// A Bool property must be `YES`; `isEmpty` is a count of zero.
+    func loweredPredicate(in scope: PredicateLoweringScope) throws -> CDPredicate {
+        if kind == .collectionIsEmpty {
+            return count(of: try keyPathBase(in: scope)).equalTo(0)
+        }
+        return try loweredExpression(in: scope).equalTo(.bool(true))
+    }
+
+    /// The lowered root; a property of a captured value is refused, since reading it now
+    /// would touch an object outside its context's queue.
+    private func keyPathBase(in scope: PredicateLoweringScope) throws -> CDExpression {
+        let base = try scope.expression(root)
+        if case .constantValue = base.kind {
+            throw CoreDataError.unloweredPredicate("the key path \(keyPath) reads a property of a captured value; capture the property's value itself (let title = item.title) instead")
+        }
+        return base
+    }
+
+    /// A collection's size: `@count` of a to-many, `length:` of a string.
+    private func count(of base: CDExpression) -> CDExpression {
+        if Root.Output.self is any StringProtocol.Type {
+            return CDExpression(forFunction: "length:", arguments: [base])
+        }
+        return base.appendingKeyPath("@count")
+    }
+}
+
+extension CDExpression {
+    /// This expression followed by `.key`, built as the format parser builds `a.b.key`.
+    func appendingKeyPath(_ key: String) -> CDExpression {
+        switch kind {
+        case .evaluatedObject: return .keyPath(key)
+        case .keyPath(let path): return .keyPath(path + "." + key)
+        case .member(let inner, let path): return CDExpression(.member(inner, keyPath: path + "." + key))
+        default: return CDExpression(.member(self, keyPath: key))
+        }
+    }
+
+    /// Whether this expression reads further along `base` (`parent.title` along `parent`),
+    /// and so is nil whenever `base` is.
+    func extendsKeyPath(of base: CDExpression) -> Bool {
+        switch (kind, base.kind) {
+        case let (.keyPath(path), .keyPath(prefix)):
+            return path.hasPrefix(prefix + ".")
+        case let (.member(inner, path), .member(baseInner, prefix)):
+            return inner == baseInner && path.hasPrefix(prefix + ".")
+        case let (.member(inner, _), _):
+            return inner == base
+        default:
+            return false
+        }
+    }
+}
+
+// MARK: - Optionals
+
+extension PredicateExpressions.OptionalFlatMap: LoweredAsValue {
+    /// `parent?.title` is `parent.title` (a key path through nil is nil). Any other
+    /// transform becomes `TERNARY(parent == nil, nil, transform)` so nil still propagates.
+    func loweredExpression(in scope: PredicateLoweringScope) throws -> CDExpression {
+        let unwrapped = try scope.expression(wrapped)
+        let transformed = try scope.binding(variable, to: unwrapped).expression(transform)
+        if transformed.extendsKeyPath(of: unwrapped) { return transformed }
+        return CDExpression(forConditional: unwrapped.equalTo(.null), trueExpression: .constant(.null), falseExpression: transformed)
+    }
+}
+
+extension PredicateExpressions.NilCoalesce: LoweredAsValue {
+    /// `a ?? b` is `TERNARY(a != nil, a, b)`.
+    func loweredExpression(in scope: PredicateLoweringScope) throws -> CDExpression {
+        let optional = try scope.expression(lhs)
+        return CDExpression(forConditional: optional.notEqualTo(.null), trueExpression: optional, falseExpression: try scope.expression(rhs))
+    }
+}
+
+extension PredicateExpressions.ForcedUnwrap: LoweredAsValue {
+    /// `a!` is `a`: where Swift would fail on nil, Core Data compares the nil.
+    func loweredExpression(in scope: PredicateLoweringScope) throws -> CDExpression {
+        try scope.expression(inner)
+    }
+}
+
+// MARK: - Subscripts
+
+extension PredicateExpressions.CollectionIndexSubscript: LoweredAsValue {
+    /// `items[2]` of an ordered to-many is `items[2]`.
+    func loweredExpression(in scope: PredicateLoweringScope) throws -> CDExpression {
+        guard !(Wrapped.Output.self is any StringProtocol.Type) else {
+            throw CoreDataError.unloweredPredicate("indexing a string has no Core Data form")
+        }
+        return CDExpression(.index(try scope.expression(wrapped), .expression(try scope.expression(index))))
+    }
+}
