@@ -38,8 +38,14 @@ extension PredicateExpressions.IntRemainder: LoweredAsValue {
 }
 
 extension PredicateExpressions.UnaryMinus: LoweredAsValue {
-    /// `-a` is `from:subtract:(0, a)`, as the format parser reads a negated expression.
+    /// `-a` is `from:subtract:(0, a)`, as the format parser reads a negated expression;
+    /// a negated number literal (`-2`) is a negative constant, as the parser reads `-2`.
     func loweredExpression(in scope: PredicateLoweringScope) throws -> CDExpression {
-        CDExpression(forFunction: "from:subtract:", arguments: [.constant(0), try scope.expression(wrapped)])
+        let operand = try scope.expression(wrapped)
+        switch operand.kind {
+        case .constantValue(.int64(let number)) where number != .min: return .constant(.int64(-number))
+        case .constantValue(.double(let number)): return .constant(.double(-number))
+        default: return CDExpression(forFunction: "from:subtract:", arguments: [.constant(0), operand])
+        }
     }
 }

@@ -37,11 +37,10 @@ extension PredicateExpressions.KeyPath: FoundationPredicateLowerable {
     /// The lowered root; a property of a captured value is refused, since reading it now
     /// would touch an object outside its context's queue.
     private func keyPathBase(in scope: PredicateLoweringScope) throws -> CDExpression {
-        let base = try scope.expression(root)
-        if case .constantValue = base.kind {
+        if root is any CapturedConstant {
             throw CoreDataError.unloweredPredicate("the key path \(keyPath) reads a property of a captured value; capture the property's value itself (let title = item.title) instead")
         }
-        return base
+        return try scope.expression(root)
     }
 
     /// A collection's size: `@count` of a to-many, `length:` of a string.
@@ -52,6 +51,10 @@ extension PredicateExpressions.KeyPath: FoundationPredicateLowerable {
         return base.appendingKeyPath("@count")
     }
 }
+
+/// A `PredicateExpressions.Value`: a literal or a value the closure captured.
+private protocol CapturedConstant {}
+extension PredicateExpressions.Value: CapturedConstant {}
 
 extension CDExpression {
     /// This expression followed by `.key`, built as the format parser builds `a.b.key`.

@@ -5,15 +5,23 @@ import Foundation
 enum ManagedPropertyNames {
     /// The model property name of a one-component key path on a `ManagedObject` subclass,
     /// or nil when it is not a `@Managed` property.
+    ///
+    /// `ManagedObject.propertyName(for:)` names the first `@Managed` property a key path
+    /// reads, so a longer path (`\Item.parent?.title`) would pass for its first step; a
+    /// name is returned only when the key path's value type is the property's declared type.
     static func name(of keyPath: AnyKeyPath) -> String? {
-        guard let root = type(of: keyPath).rootType as? any KeyPathNaming.Type else { return nil }
-        return root.managedPropertyName(forAnyKeyPath: keyPath)
+        guard let root = type(of: keyPath).rootType as? any KeyPathNaming.Type,
+              let name = root.managedPropertyName(forAnyKeyPath: keyPath),
+              root.declaredValueType(ofManagedProperty: name) == type(of: keyPath).valueType
+        else { return nil }
+        return name
     }
 }
 
 /// Opens a key path's root type so `ManagedObject.propertyName(for:)` can be called on it.
 private protocol KeyPathNaming {
     static func managedPropertyName(forAnyKeyPath keyPath: AnyKeyPath) -> String?
+    static func declaredValueType(ofManagedProperty name: String) -> Any.Type?
 }
 
 extension ManagedObject: KeyPathNaming {
@@ -27,4 +35,27 @@ extension ManagedObject: KeyPathNaming {
         guard let typed = keyPath as? KeyPath<Self, Value> else { return nil }
         return propertyName(for: typed)
     }
+
+    /// The `Value` of the `@Managed(name)` wrapper this class (or a superclass) declares.
+    fileprivate static func declaredValueType(ofManagedProperty name: String) -> Any.Type? {
+        let probe = Self(entity: EntityDescription(name: "KeyPathProbe"), insertInto: nil)
+        var mirror: Mirror? = Mirror(reflecting: probe)
+        while let current = mirror {
+            for child in current.children {
+                if let storage = child.value as? any ManagedStorage, storage.key == name { return storage.valueType }
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
+    }
+}
+
+/// A `@Managed` wrapper seen through `Any`: its key and declared value type.
+private protocol ManagedStorage {
+    var key: String { get }
+    var valueType: Any.Type { get }
+}
+
+extension Managed: ManagedStorage {
+    fileprivate var valueType: Any.Type { Value.self }
 }
