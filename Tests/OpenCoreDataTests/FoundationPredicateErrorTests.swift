@@ -27,10 +27,27 @@ import Testing
         #expect(error.message.contains("captured value"))
     }
 
-    @Test func anUnsupportedExpressionTypeIsNamed() throws {
-        let error = try loweringError(#Predicate { (1...3).contains($0.priority) })
+    @Test func closuresAndIndexesOnStringsAreRefused() throws {
+        let closure = try loweringError(#Predicate { $0.title.contains { $0.isUppercase } })
+        #expect(closure.code == .invalidPredicate)
+        #expect(closure.message.contains("Character"))
+        let first = try loweringError(#Predicate { $0.title.first != nil })
+        #expect(first.message.contains("on String has no Core Data form"))
+    }
+
+    @Test func unsupportedExpressionTypesAreNamed() throws {
+        let maximum = try loweringError(#Predicate { $0.priority < [1, 2].max()! })
+        #expect(maximum.code == .invalidPredicate)
+        #expect(maximum.message.contains("PredicateExpressions.SequenceMaximum has no Core Data form"))
+        let subscripted = try loweringError(#Predicate { ["Milk": 1][$0.title] == 1 })
+        #expect(subscripted.message.contains("PredicateExpressions.DictionaryKeySubscript has no Core Data form"))
+    }
+
+    @Test func aCapturedRangeIsRefused() throws {
+        let range: ClosedRange<Int64> = 1...3
+        let error = try loweringError(#Predicate { range.contains($0.priority) })
         #expect(error.code == .invalidPredicate)
-        #expect(error.message.contains("PredicateExpressions.RangeExpressionContains"))
+        #expect(error.message.contains("captured range"))
     }
 
     @Test func sortDescriptorsOnUnmanagedOrLongerKeyPathsAreRefused() throws {

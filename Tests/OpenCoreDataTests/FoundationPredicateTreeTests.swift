@@ -124,6 +124,23 @@ import Testing
             == CDExpression.keyPath("priority").compare(.in, .constant([1, 2])))
     }
 
+    @Test func orderedToManyElementsLowerToIndexes() throws {
+        let checklist = CDExpression.keyPath("checklist")
+        let second = CDExpression(.index(checklist, .expression(.constant(1))))
+        #expect(try lowered(#Predicate { $0.checklist[1].title == "Milk" }) == second.appendingKeyPath("title").equalTo("Milk"))
+        let first = CDExpression(.index(checklist, .first))
+        #expect(try lowered(#Predicate { $0.checklist.first?.priority == 2 }) == first.appendingKeyPath("priority").equalTo(2))
+        let last = CDExpression(.index(checklist, .last))
+        #expect(try lowered(#Predicate { $0.checklist.last == nil }) == last.equalTo(.null))
+    }
+
+    @Test func rangesLowerToBetweenOrBounds() throws {
+        let priority = CDExpression.keyPath("priority")
+        #expect(try lowered(#Predicate { (1...3).contains($0.priority) })
+            == priority.compare(.between, CDExpression(forAggregate: [.constant(1), .constant(3)])))
+        #expect(try lowered(#Predicate { (1..<3).contains($0.priority) }) == (priority.greaterThanOrEqualTo(1) && priority.lessThan(3)))
+    }
+
     @Test func toManyCountsLowerToAtCount() throws {
         #expect(try lowered(#Predicate { $0.steps.count > 2 }) == parsed("steps.@count > 2"))
         #expect(try lowered(#Predicate { $0.steps.isEmpty }) == parsed("steps.@count == 0"))

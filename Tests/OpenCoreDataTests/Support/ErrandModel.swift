@@ -12,6 +12,8 @@ final class Errand: ManagedObject {
     @Managed("due") var due: Date?
     @Managed("parent") var parent: Errand?
     @Managed("steps") var steps: Set<Errand>
+    @Managed("checklist") var checklist: [Errand]
+    @Managed("listedIn") var listedIn: Errand?
 
     /// Not `@Managed` properties: they have no Core Data form.
     var kind: String { "errand" }
@@ -33,7 +35,10 @@ enum ErrandModel {
         let parent = RelationshipDescription(name: "parent", destination: errand, deleteRule: .nullify)
         let steps = RelationshipDescription(name: "steps", destination: errand, toMany: true, deleteRule: .cascade)
         parent.setInverse(steps)
-        errand.properties += [parent, steps]
+        let checklist = RelationshipDescription(name: "checklist", destination: errand, toMany: true, isOrdered: true)
+        let listedIn = RelationshipDescription(name: "listedIn", destination: errand)
+        checklist.setInverse(listedIn)
+        errand.properties += [parent, steps, checklist, listedIn]
         return ManagedObjectModel(entities: [errand])
     }
 

@@ -4,15 +4,9 @@ import Foundation
 
 extension PredicateExpressions.SequenceContains: LoweredAsCondition {
     /// `["a", "b"].contains($0.title)` is `title IN {"a", "b"}` (the array as one constant,
-    /// as `title IN %@` gives it); `$0.children.contains(item)` is `item IN children`;
-    /// `$0.title.contains(Character("a"))` is `title CONTAINS "a"`.
+    /// as `title IN %@` gives it).
     func loweredPredicate(in scope: PredicateLoweringScope) throws -> CDPredicate {
-        let collection = try scope.expression(sequence)
-        let member = try scope.expression(element)
-        if LHS.Output.self is any StringProtocol.Type {
-            return collection.compare(.contains, member)
-        }
-        return member.compare(.in, collection)
+        try scope.expression(element).compare(.in, scope.expression(sequence))
     }
 }
 

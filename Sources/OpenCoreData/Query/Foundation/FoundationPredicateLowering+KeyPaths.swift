@@ -14,11 +14,11 @@ extension PredicateExpressions.KeyPath: FoundationPredicateLowerable {
         case .collectionIsEmpty?:
             return CDExpression(forConditional: try loweredPredicate(in: scope), trueExpression: .constant(true), falseExpression: .constant(false))
         case .collectionFirst?, .bidirectionalCollectionLast?:
-            guard !(Root.Output.self is any StringProtocol.Type) else {
-                throw CoreDataError.unloweredPredicate("a string's first or last character has no Core Data form")
-            }
             return CDExpression(.index(base, kind == .collectionFirst ? .first : .last))
         case nil:
+            guard Root.Output.self is ManagedObject.Type else {
+                throw CoreDataError.unloweredPredicate("the key path \(keyPath) on \(Root.Output.self) has no Core Data form")
+            }
             guard let name = ManagedPropertyNames.name(of: keyPath) else {
                 throw CoreDataError.unloweredPredicate("the key path \(keyPath) is not a @Managed property")
             }
@@ -116,9 +116,6 @@ extension PredicateExpressions.ForcedUnwrap: LoweredAsValue {
 extension PredicateExpressions.CollectionIndexSubscript: LoweredAsValue {
     /// `items[2]` of an ordered to-many is `items[2]`.
     func loweredExpression(in scope: PredicateLoweringScope) throws -> CDExpression {
-        guard !(Wrapped.Output.self is any StringProtocol.Type) else {
-            throw CoreDataError.unloweredPredicate("indexing a string has no Core Data form")
-        }
-        return CDExpression(.index(try scope.expression(wrapped), .expression(try scope.expression(index))))
+        CDExpression(.index(try scope.expression(wrapped), .expression(try scope.expression(index))))
     }
 }

@@ -102,7 +102,6 @@ extension PredicateExpressions.Variable: LoweredAsValue {
 extension PredicateExpressions.Value: FoundationPredicateLowerable {
     /// A constant (a captured value or a literal); managed objects become their object IDs.
     func loweredExpression(in scope: PredicateLoweringScope) throws -> CDExpression {
-        if let character = value as? Character { return .constant(.string(String(character))) }
         return .constant(try CDValue(argument: value))
     }
 
