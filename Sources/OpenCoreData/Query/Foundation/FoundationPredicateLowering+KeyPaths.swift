@@ -34,8 +34,8 @@ extension PredicateExpressions.KeyPath: FoundationPredicateLowerable {
         return try loweredExpression(in: scope).equalTo(.bool(true))
     }
 
-    /// The lowered root; a property of a captured value is refused, since reading it now
-    /// would touch an object outside its context's queue.
+    /// The lowered root. A key path on a captured value (`limits.highest`) is refused
+    /// rather than read while lowering: capturing the value it reads says the same plainly.
     private func keyPathBase(in scope: PredicateLoweringScope) throws -> CDExpression {
         if root is any CapturedConstant {
             throw CoreDataError.unloweredPredicate("the key path \(keyPath) reads a property of a captured value; capture the property's value itself (let title = item.title) instead")
