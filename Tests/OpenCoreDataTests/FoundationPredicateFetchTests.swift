@@ -31,6 +31,8 @@ import Testing
         #expect(try stack.titles(FetchRequest(predicate: #Predicate { $0.parent?.title == parentTitle })) == ["Bread", "Eggs", "Milk"])
         #expect(try stack.titles(FetchRequest(predicate: #Predicate { $0.estimate <= cheapest })) == ["Bank", "Bread", "Milk"])
         #expect(try stack.titles(FetchRequest(predicate: #Predicate { $0.done ? $0.priority > 3 : $0.priority < 3 })) == ["Bank", "Bread"])
+        #expect(try stack.titles(FetchRequest(predicate: #Predicate { $0.parent?.done ?? false })) == [])
+        #expect(try stack.titles(FetchRequest(predicate: #Predicate { $0.parent?.done ?? true })) == ["Bank", "Shop"])
     }
 
     @Test(arguments: StoreKind.allCases)

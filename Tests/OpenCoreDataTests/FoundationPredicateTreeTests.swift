@@ -106,6 +106,17 @@ import Testing
         #expect(try lowered(#Predicate { $0.parent.flatMap { $0.priority + 1 } == 4 }) == guarded.equalTo(4))
     }
 
+    @Test func coalescedConditionsNeedNoTernary() throws {
+        let parentDone = CDExpression.keyPath("parent.done")
+        #expect(try lowered(#Predicate { $0.parent?.done ?? false }) == parentDone.equalTo(.bool(true)))
+        #expect(try lowered(#Predicate { $0.parent?.done ?? true }) == (parentDone.equalTo(.null) || parentDone.equalTo(.bool(true))))
+
+        let parent = CDExpression.keyPath("parent")
+        let milk = CDExpression.keyPath("parent.title").compare(.contains, .constant("Milk"))
+        #expect(try lowered(#Predicate { $0.parent?.title.contains("Milk") ?? false }) == (parent.notEqualTo(.null) && milk))
+        #expect(try lowered(#Predicate { $0.parent?.title.contains("Milk") ?? true }) == (parent.equalTo(.null) || milk))
+    }
+
     @Test func stringOperationsLowerToStringOperators() throws {
         let title = CDExpression.keyPath("title")
         #expect(try lowered(#Predicate { $0.title.contains("il") }) == title.compare(.contains, .constant("il")))

@@ -96,11 +96,43 @@ extension PredicateExpressions.OptionalFlatMap: LoweredAsValue {
     }
 }
 
-extension PredicateExpressions.NilCoalesce: LoweredAsValue {
+extension PredicateExpressions.NilCoalesce: FoundationPredicateLowerable {
     /// `a ?? b` is `TERNARY(a != nil, a, b)`.
     func loweredExpression(in scope: PredicateLoweringScope) throws -> CDExpression {
         let optional = try scope.expression(lhs)
         return CDExpression(forConditional: optional.notEqualTo(.null), trueExpression: optional, falseExpression: try scope.expression(rhs))
+    }
+
+    /// As a condition with a constant default, without `TERNARY`: `a ?? false` is
+    /// `a == YES`, `a ?? true` is `a == nil OR a == YES`; and for an optional chain
+    /// ending in a condition, `item.parent?.title.contains("x") ?? false` is
+    /// `parent != nil AND parent.title CONTAINS "x"`.
+    func loweredPredicate(in scope: PredicateLoweringScope) throws -> CDPredicate {
+        guard let fallback = (rhs as? PredicateExpressions.Value<Bool>)?.value else {
+            return try loweredExpression(in: scope).equalTo(.bool(true))
+        }
+        if let chain = lhs as? any OptionalCondition, let (unwrapped, condition) = try chain.loweredOptionalCondition(in: scope) {
+            return fallback ? (unwrapped.equalTo(.null) || condition) : (unwrapped.notEqualTo(.null) && condition)
+        }
+        let optional = try scope.expression(lhs)
+        return fallback ? (optional.equalTo(.null) || optional.equalTo(.bool(true))) : optional.equalTo(.bool(true))
+    }
+}
+
+/// An optional chain whose last step is a condition (`parent?.title.contains("x")`).
+private protocol OptionalCondition {
+    /// The unwrapped value and the condition on it, or nil when the chain ends in a value
+    /// (a Bool property read along the chain is a value: `parent?.done` is `parent.done`).
+    func loweredOptionalCondition(in scope: PredicateLoweringScope) throws -> (unwrapped: CDExpression, condition: CDPredicate)?
+}
+
+extension PredicateExpressions.OptionalFlatMap: OptionalCondition {
+    fileprivate func loweredOptionalCondition(in scope: PredicateLoweringScope) throws -> (unwrapped: CDExpression, condition: CDPredicate)? {
+        guard RHS.Output.self == Bool.self else { return nil }
+        let unwrapped = try scope.expression(wrapped)
+        let inner = scope.binding(variable, to: unwrapped)
+        if try inner.expression(transform).extendsKeyPath(of: unwrapped) { return nil }
+        return (unwrapped, try inner.predicate(transform))
     }
 }
 
