@@ -35,6 +35,15 @@ import Testing
         #expect(first.message.contains("on String has no Core Data form"))
     }
 
+    @Test func subsequenceTestsOnNonStringsAreRefused() throws {
+        let numbers: [Int64] = [1, 2, 3]
+        let prefix: [Int64] = [1]
+        let starts = try loweringError(#Predicate { _ in numbers.starts(with: prefix) })
+        #expect(starts.message.contains("starts(with:) of a non-string sequence"))
+        let contains = try loweringError(#Predicate { _ in numbers.contains(prefix) })
+        #expect(contains.message.contains("contains(_:) of a non-string collection"))
+    }
+
     @Test func unsupportedExpressionTypesAreNamed() throws {
         let maximum = try loweringError(#Predicate { $0.priority < [1, 2].max()! })
         #expect(maximum.code == .invalidPredicate)
