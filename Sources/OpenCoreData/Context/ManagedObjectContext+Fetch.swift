@@ -27,8 +27,29 @@ extension ManagedObjectContext {
             }
             return [result]
         case .dictionaryResultType:
-            throw CoreDataError(.invalidFetchRequest, "Dictionary results are not supported by this store yet.")
+            return try coordinator.fetchDictionaries(query).map { dictionary in
+                guard let result = NSDictionary(dictionary: dictionary) as? T else {
+                    throw CoreDataError(.invalidFetchRequest, "Dictionary results need FetchRequest<NSDictionary>; use fetchDictionaries(_:) for [String: Any].")
+                }
+                return result
+            }
         }
+    }
+
+    /// The results of a `.dictionaryResultType` request as Swift dictionaries: one per
+    /// row (or group), keyed by the fetched property names, key paths and expression
+    /// names. Nil values are left out; relationships come back as `ManagedObjectID`s.
+    /// As in Core Data, unsaved changes are not seen: the results reflect the store.
+    ///
+    /// - Throws: `.invalidFetchRequest` for another result type, an unknown, transient or
+    ///   to-many property, a plain property that is not grouped by in a grouped fetch, a
+    ///   HAVING without GROUP BY, or an unsupported expression; store errors.
+    public func fetchDictionaries<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [[String: Any]] {
+        guard request.resultType == .dictionaryResultType else {
+            throw CoreDataError(.invalidFetchRequest, "fetchDictionaries(_:) needs resultType .dictionaryResultType.")
+        }
+        let query = try StoreFetch(request, model: coordinator.managedObjectModel)
+        return try coordinator.fetchDictionaries(query)
     }
 
     /// How many objects match `request`, without loading them.
@@ -37,7 +58,7 @@ extension ManagedObjectContext {
         return try countObjects(query, request: request)
     }
 
-    private func fetchObjects<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> [ManagedObject] {
+    func fetchObjects<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> [ManagedObject] {
         processPendingChanges()
         let pending = request.includesPendingChanges && hasPendingChanges(in: query)
         var storeQuery = query
@@ -51,6 +72,7 @@ extension ManagedObjectContext {
             if !request.returnsObjectsAsFaults && object.faulted { object.willAccessValues() }
             objects.append(object)
         }
+        try coordinator.prefetch(query.prefetchPaths, from: rows)
         guard pending else { return objects }
         return try mergePending(into: objects, query)
     }
@@ -74,7 +96,7 @@ extension ManagedObjectContext {
     }
 
     /// Whether any unsaved change touches the fetched entities.
-    private func hasPendingChanges(in query: StoreFetch) -> Bool {
+    func hasPendingChanges(in query: StoreFetch) -> Bool {
         let matches = { (object: ManagedObject) in query.entityNumbers.contains(object.entity.slots.number) }
         return inserted.contains(where: matches) || updated.contains(where: matches) || deleted.contains(where: matches)
     }

@@ -37,6 +37,12 @@ public final class PersistentStore: @unchecked Sendable {
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
         try backend.relatedIDs(of: id, relationship: relationship)
     }
+    func fetchKeys(_ query: StoreFetch) throws -> StoredKeys { try backend.fetchKeys(query) }
+    func fetchDictionaries(_ query: StoreFetch) throws -> [[String: Any]] { try backend.fetchDictionaries(query) }
+    func rows(for ids: [ManagedObjectID]) throws -> [FetchedRow] { try backend.rows(for: ids) }
+    func relatedRows(of owners: [ManagedObjectID], relationship: RelationshipDescription) throws -> [RelatedRow] {
+        try backend.relatedRows(of: owners, relationship: relationship)
+    }
     func save(_ request: SaveRequest) throws -> PermanentIDs { try backend.save(request) }
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
         try backend.obtainPermanentIDs(for: ids)
@@ -48,9 +54,22 @@ public final class PersistentStore: @unchecked Sendable {
 protocol StoreBackend: AnyObject {
     var identifier: String { get }
     var metadata: [String: any Sendable] { get }
+    /// The store's identity in the object IDs it hands out.
+    var token: StoreToken { get }
     /// Rows matching the query, with values unless `includesValues` is false.
     func fetch(_ query: StoreFetch) throws -> [FetchedRow]
     func count(_ query: StoreFetch) throws -> Int
+    /// The keys of the rows matching the query, in order, without their values.
+    func fetchKeys(_ query: StoreFetch) throws -> StoredKeys
+    /// The dictionaries of a dictionary fetch (`query.dictionary`).
+    func fetchDictionaries(_ query: StoreFetch) throws -> [[String: Any]]
+    /// The rows of `ids` (one root entity), in any order, in one read; missing ones left out.
+    func rows(for ids: [ManagedObjectID]) throws -> [FetchedRow]
+    /// The destination rows of a to-many relationship for several owners, in one read.
+    func relatedRows(of owners: [ManagedObjectID], relationship: RelationshipDescription) throws -> [RelatedRow]
+    /// Statements (SQLite) or reads (in memory) executed so far: evidence, for tests, of
+    /// what an operation cost.
+    var executedStatementCount: Int { get }
     /// The stored values of one object, or nil when its row does not exist.
     func snapshot(for id: ManagedObjectID) throws -> RowSnapshot?
     /// The IDs a to-many relationship of `id` holds, in order for ordered ones.
