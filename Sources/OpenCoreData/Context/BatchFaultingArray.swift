@@ -81,7 +81,6 @@ final class BatchFaultingStorage {
     private func objectID(at index: Int) -> ManagedObjectID {
         let key = keys.primaryKeys[index]
         if key < 0 { return inserted[Int(-key) - 1].objectID }
-        let entity = context.coordinator.managedObjectModel.layout.entitiesByNumber[Int(keys.entityNumber(at: index))]!
-        return ManagedObjectID(entity: entity, store: keys.token, primaryKey: key)
+        return keys.objectID(at: index, layout: context.coordinator.managedObjectModel.layout)
     }
 }

@@ -84,7 +84,7 @@ extension InMemoryStore {
             }
         case .sum, .average:
             guard !values.isEmpty else { return nil }
-            let integers = values.compactMap(Self.integer)
+            let integers = values.compactMap(StoredNumber.integer)
             if aggregate == .sum, integers.count == values.count {
                 var total: Int64 = 0
                 for value in integers {
@@ -94,30 +94,8 @@ extension InMemoryStore {
                 }
                 return total
             }
-            let total = values.reduce(0.0) { $0 + (Self.double($1) ?? 0) }
+            let total = values.reduce(0.0) { $0 + (StoredNumber.double($1) ?? 0) }
             return aggregate == .sum ? total : total / Double(values.count)
-        }
-    }
-
-    private static func integer(_ value: Any) -> Int64? {
-        switch value {
-        case let number as Int64: return number
-        case let number as Int32: return Int64(number)
-        case let number as Int16: return Int64(number)
-        case let number as Int: return Int64(number)
-        case let flag as Bool: return flag ? 1 : 0
-        default: return nil
-        }
-    }
-
-    private static func double(_ value: Any) -> Double? {
-        if let integer = integer(value) { return Double(integer) }
-        switch value {
-        case let number as Double: return number
-        case let number as Float: return Double(number)
-        case let number as Decimal: return NSDecimalNumber(decimal: number).doubleValue
-        case let date as Date: return date.timeIntervalSinceReferenceDate
-        default: return nil
         }
     }
 

@@ -169,6 +169,17 @@ final class InMemoryStore: StoreBackend {
         }
     }
 
+    /// Replaces every row (a batch request's result, once it has fully succeeded).
+    func replaceRows(_ newRows: [ManagedObjectID: RowSnapshot]) {
+        rows = newRows
+    }
+
+    /// Drops the many-to-many memberships and ordered positions of deleted objects.
+    func forgetMembers(_ deleted: Set<ManagedObjectID>) {
+        members = members.filter { !deleted.contains($0.key.object) }.mapValues { $0.filter { !deleted.contains($0) } }
+        positions = positions.filter { !deleted.contains($0.key.object) }
+    }
+
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
         var map: [ManagedObjectID: ManagedObjectID] = [:]
         for id in ids where id.isTemporaryID {
@@ -204,7 +215,7 @@ final class InMemoryStore: StoreBackend {
     }
 
     /// Enforces the model's uniqueness constraints, as the SQLite store's unique indexes do.
-    private func checkUniqueness(of ids: [ManagedObjectID], in rows: [ManagedObjectID: RowSnapshot]) throws {
+    func checkUniqueness(of ids: [ManagedObjectID], in rows: [ManagedObjectID: RowSnapshot]) throws {
         var constrainedEntities: [ObjectIdentifier: EntityDescription] = [:]
         for id in ids {
             var entity: EntityDescription? = id.entity

@@ -44,6 +44,8 @@ public final class PersistentStore: @unchecked Sendable {
         try backend.relatedRows(of: owners, relationship: relationship)
     }
     func save(_ request: SaveRequest) throws -> PermanentIDs { try backend.save(request) }
+    func batchUpdate(_ plan: BatchUpdatePlan) throws -> [ManagedObjectID] { try backend.batchUpdate(plan) }
+    func batchDelete(_ ids: [ManagedObjectID]) throws -> Int { try backend.batchDelete(ids) }
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
         try backend.obtainPermanentIDs(for: ids)
     }
@@ -74,6 +76,11 @@ protocol StoreBackend: AnyObject {
     func snapshot(for id: ManagedObjectID) throws -> RowSnapshot?
     /// The IDs a to-many relationship of `id` holds, in order for ordered ones.
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID]
+    /// Applies a batch update atomically; returns the IDs of the updated rows.
+    func batchUpdate(_ plan: BatchUpdatePlan) throws -> [ManagedObjectID]
+    /// Deletes rows atomically with their many-to-many rows, clearing to-one references
+    /// to them; returns how many rows were deleted.
+    func batchDelete(_ ids: [ManagedObjectID]) throws -> Int
     /// Applies a save atomically; returns the permanent IDs of the inserted objects.
     func save(_ request: SaveRequest) throws -> PermanentIDs
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID]

@@ -30,4 +30,9 @@ struct StoredKeys {
     func entityNumber(at index: Int) -> Int32 {
         entityNumbers.isEmpty ? firstEntityNumber : entityNumbers[index]
     }
+
+    /// The object ID of the row at `index`.
+    func objectID(at index: Int, layout: ModelLayout) -> ManagedObjectID {
+        ManagedObjectID(entity: layout.entitiesByNumber[Int(entityNumber(at: index))]!, store: token, primaryKey: primaryKeys[index])
+    }
 }
