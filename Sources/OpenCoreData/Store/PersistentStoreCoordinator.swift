@@ -124,13 +124,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try lock.withLock { try store(for: query.entity).fetchKeys(query) }
     }
 
-    /// The rows of `ids` (one root entity), read in one statement and cached.
+    /// The rows of `ids` (one root entity), read in one statement. Not cached: the
+    /// objects made from them keep their values, and a batch-faulting walk over a large
+    /// store should not fill the cache.
     func rows(for ids: [ManagedObjectID]) throws -> [FetchedRow] {
         try lock.withLock {
             guard let first = ids.first else { return [] }
-            let rows = try store(for: first).rows(for: ids)
-            rowCache.insert(rows)
-            return rows
+            return try store(for: first).rows(for: ids)
         }
     }
 
