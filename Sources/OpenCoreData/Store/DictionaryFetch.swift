@@ -39,6 +39,13 @@ struct DictionaryFetch {
             return false
         }
 
+        /// Whether the column is a key path named after itself, so that sorting by its
+        /// name sorts by the key path (else by the computed value).
+        var isNamedKeyPath: Bool {
+            if case .keyPath(let path, _) = source { return path == name }
+            return false
+        }
+
         /// The value as the dictionary holds it, converted to `resultType` when exact.
         func finalValue(_ value: Any?) -> Any? {
             guard let value, let resultType else { return value }

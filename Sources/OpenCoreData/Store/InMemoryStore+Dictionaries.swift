@@ -23,7 +23,7 @@ extension InMemoryStore {
             results = try results.filter { try having.evaluateThrowing(with: $0.dictionary) }
         }
         if !query.sortDescriptors.isEmpty {
-            let names = Set(dictionary.columns.filter { !Self.isKeyPath($0) }.map(\.name))
+            let names = Set(dictionary.columns.filter { !$0.isNamedKeyPath }.map(\.name))
             let sorted = CDSortDescriptor.sort(results.map { GroupSortProxy(dictionary: $0.dictionary, row: $0.row, names: names) }, by: query.sortDescriptors)
             results = sorted.map { ($0.dictionary, $0.row) }
         }
@@ -33,22 +33,16 @@ extension InMemoryStore {
         return output
     }
 
-    private static func isKeyPath(_ column: DictionaryFetch.Column) -> Bool {
-        if case .keyPath(let path, _) = column.source { return path == column.name }
-        return false
-    }
-
     /// Rows grouped by the group-by key paths (all columns, for DISTINCT), in order of
     /// first appearance. Aggregates without grouping make one group, even of no rows.
     private func group(_ rows: [StoredRow], _ dictionary: DictionaryFetch) -> [[StoredRow]] {
         if dictionary.isGrouped && dictionary.groupBy.isEmpty { return [rows] }
-        let keyColumns: [DictionaryFetch.Column] = dictionary.isGrouped
-            ? dictionary.groupBy.map { DictionaryFetch.Column(name: $0, source: .keyPath($0, AttributeDescription(name: $0, type: .undefined)), resultType: nil) }
-            : dictionary.columns
         var groups: [[StoredRow]] = []
         var positions: [[CDValue]: Int] = [:]
         for row in rows {
-            let key = keyColumns.map { CDValue(converting: value(of: $0, over: [row])) ?? .null }
+            let key = dictionary.isGrouped
+                ? dictionary.groupBy.map { CDValue(converting: storedValue(of: row, keyPath: $0)) ?? .null }
+                : dictionary.columns.map { CDValue(converting: value(of: $0, over: [row])) ?? .null }
             if let position = positions[key] {
                 groups[position].append(row)
             } else {

@@ -16,7 +16,7 @@ extension SQLiteStore {
         let names = Dictionary(dictionary.columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         var orderBy: [String] = []
         for descriptor in fetch.sortDescriptors {
-            if let index = names[descriptor.key], !Self.isKeyPath(dictionary.columns[index]) {
+            if let index = names[descriptor.key], !dictionary.columns[index].isNamedKeyPath {
                 orderBy.append("c\(index)" + (descriptor.ascending ? " ASC" : " DESC"))
             } else {
                 orderBy.append(try query.orderTerm(for: descriptor))
@@ -43,11 +43,6 @@ extension SQLiteStore {
             if fetch.limit > 0 { results = Array(results.prefix(fetch.limit)) }
         }
         return results
-    }
-
-    private static func isKeyPath(_ column: DictionaryFetch.Column) -> Bool {
-        if case .keyPath(let path, _) = column.source { return path == column.name }
-        return false
     }
 
     /// Adds the SELECT terms of `column` (aliased `c<n>`) and returns how to read its value.
