@@ -127,6 +127,7 @@ import Testing
                 request(["parent.children"]),
                 request([expression("x", "median:", "int64")]),
                 request([42]),
+                request([]),
                 {
                     let having = request(["group"])
                     having.havingPredicate = CDPredicate(value: true)

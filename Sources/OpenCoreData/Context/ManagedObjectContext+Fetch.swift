@@ -3,8 +3,13 @@ import Foundation
 extension ManagedObjectContext {
     // MARK: - Fetching
 
-    /// The objects (or IDs, or count) that match `request`, including this context's
-    /// unsaved changes unless `includesPendingChanges` is false.
+    /// The objects (or IDs, dictionaries, or count) that match `request`, including this
+    /// context's unsaved changes unless `includesPendingChanges` is false (dictionaries
+    /// always reflect the store, as in Core Data).
+    ///
+    /// A Swift array cannot fault in batches, so with a `fetchBatchSize` this still loads
+    /// every object (in one query); use `fetchBatched(_:)` for a batch-faulting result.
+    /// `relationshipKeyPathsForPrefetching` is loaded right after the fetch.
     ///
     /// - Throws: `.invalidFetchRequest` for an unknown entity or key; store errors.
     public func fetch<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {

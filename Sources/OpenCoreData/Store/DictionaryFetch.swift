@@ -67,6 +67,9 @@ struct DictionaryFetch {
         isGrouped = !groupBy.isEmpty || columns.contains(where: \.isAggregate)
         having = request.havingPredicate
         distinct = request.returnsDistinctResults
+        guard !columns.isEmpty else {
+            throw CoreDataError(.invalidFetchRequest, "propertiesToFetch is empty: name at least one property or expression.")
+        }
         guard Set(columns.map(\.name)).count == columns.count else {
             throw CoreDataError(.invalidFetchRequest, "propertiesToFetch names the same key twice.")
         }
