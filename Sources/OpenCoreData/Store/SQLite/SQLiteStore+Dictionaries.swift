@@ -22,6 +22,8 @@ extension SQLiteStore {
                 orderBy.append(try query.orderTerm(for: descriptor))
             }
         }
+        // Ungrouped rows tie in store order, as in memory.
+        if !orderBy.isEmpty && !dictionary.isGrouped && !dictionary.distinct { orderBy.append("t0.Z_PK") }
         let windowInSQL = dictionary.having == nil
         let sql = query.groupedSQL(
             columns: selects, distinct: dictionary.distinct && !dictionary.isGrouped, groupBy: groupBy,
