@@ -7,44 +7,44 @@ extension PredicateEvaluator {
     /// The value of `expression` in `scope`: a `CDValue` for a scalar constant, an
     /// `EvaluatedCollection` for collections, else what the object holds.
     static func value(of expression: CDExpression, in outer: EvaluationScope) throws -> Any? {
+        // Each case calls out, so that this frame — on the path of every recursion — stays
+        // small, and deep trees fit `EvaluationScope.stackBudget`.
         let scope = try outer.nested()
         switch expression.kind {
-        case .constantValue(let constant):
-            return constantValue(constant)
-        case .evaluatedObject:
-            return scope.object
-        case .variable(let name):
-            return try scope.value(ofVariable: name)
-        case .keyPath(let path):
-            return try KeyPathReader.value(of: scope.object, keyPath: path)
-        case .member(let base, let path):
-            return try KeyPathReader.value(of: try value(of: base, in: scope), keyPath: path)
-        case .index(let base, let index):
-            return try element(of: try value(of: base, in: scope), at: index, in: scope)
-        case .function(let name, let arguments):
-            return try FunctionEvaluation.call(name, try arguments.map { try value(of: $0, in: scope) })
-        case .customFunction(let target, let selector, let arguments):
-            let targetValue = try value(of: target, in: scope)
-            return try CustomFunctionRegistry.call(selector, target: targetValue, arguments: try arguments.map { try value(of: $0, in: scope) })
-        case .aggregate(let items):
-            return EvaluatedCollection(try items.map { try value(of: $0, in: scope) }, isOrdered: true)
-        case .subquery(let collection, let variable, let predicate):
-            return try subquery(collection, variable, predicate, in: scope)
-        case .conditional(let predicate, let whenTrue, let whenFalse):
-            return try value(of: try evaluate(predicate, in: scope) ? whenTrue : whenFalse, in: scope)
-        case .unionSet(let left, let right):
-            return try combine(left, right, in: scope) { left, right in CollectionOperators.distinct(EvaluatedCollection(left.elements + right.elements, isOrdered: false)) }
-        case .intersectSet(let left, let right):
-            return try combine(left, right, in: scope) { left, right in
-                CollectionOperators.distinct(EvaluatedCollection(left.elements.filter { has(right, $0) }, isOrdered: false))
-            }
-        case .minusSet(let left, let right):
-            return try combine(left, right, in: scope) { left, right in
-                CollectionOperators.distinct(EvaluatedCollection(left.elements.filter { !has(right, $0) }, isOrdered: false))
-            }
-        case .anyKey:
-            throw CoreDataError(.invalidPredicate, "ANYKEY is for Spotlight queries; it cannot be evaluated")
+        case .constantValue(let constant): return constantValue(constant)
+        case .evaluatedObject: return scope.object
+        case .variable(let name): return try scope.value(ofVariable: name)
+        case .keyPath(let path): return try KeyPathReader.value(of: scope.object, keyPath: path)
+        case .member(let base, let path): return try member(base, path, in: scope)
+        case .index(let base, let index): return try element(of: base, at: index, in: scope)
+        case .function(let name, let arguments): return try FunctionEvaluation.call(name, try values(of: arguments, in: scope))
+        case .customFunction(let target, let selector, let arguments): return try custom(target, selector, arguments, in: scope)
+        case .aggregate(let items): return EvaluatedCollection(try values(of: items, in: scope), isOrdered: true)
+        case .subquery(let collection, let variable, let predicate): return try subquery(collection, variable, predicate, in: scope)
+        case .conditional(let predicate, let whenTrue, let whenFalse): return try conditional(predicate, whenTrue, whenFalse, in: scope)
+        case .unionSet, .intersectSet, .minusSet: return try setExpression(expression, in: scope)
+        case .anyKey: throw CoreDataError(.invalidPredicate, "ANYKEY is for Spotlight queries; it cannot be evaluated")
         }
+    }
+
+    private static func values(of expressions: [CDExpression], in scope: EvaluationScope) throws -> [Any?] {
+        var values: [Any?] = []
+        values.reserveCapacity(expressions.count)
+        for expression in expressions { values.append(try value(of: expression, in: scope)) }
+        return values
+    }
+
+    private static func member(_ base: CDExpression, _ path: String, in scope: EvaluationScope) throws -> Any? {
+        try KeyPathReader.value(of: try value(of: base, in: scope), keyPath: path)
+    }
+
+    private static func custom(_ target: CDExpression, _ selector: String, _ arguments: [CDExpression], in scope: EvaluationScope) throws -> Any? {
+        let targetValue = try value(of: target, in: scope)
+        return try CustomFunctionRegistry.call(selector, target: targetValue, arguments: try values(of: arguments, in: scope))
+    }
+
+    private static func conditional(_ predicate: CDPredicate, _ whenTrue: CDExpression, _ whenFalse: CDExpression, in scope: EvaluationScope) throws -> Any? {
+        try value(of: try evaluate(predicate, in: scope) ? whenTrue : whenFalse, in: scope)
     }
 
     /// A constant as the evaluator works with it: `nil` for `.null`, a collection for an array.
@@ -59,8 +59,8 @@ extension PredicateEvaluator {
     // MARK: - Index access
 
     /// `base[index]`.
-    private static func element(of base: Any?, at index: CDExpression.Index, in scope: EvaluationScope) throws -> Any? {
-        guard let base = CDValue.flattenOptional(base) else { return nil }
+    private static func element(of baseExpression: CDExpression, at index: CDExpression.Index, in scope: EvaluationScope) throws -> Any? {
+        guard let base = CDValue.flattenOptional(try value(of: baseExpression, in: scope)) else { return nil }
         if case .size = index {
             if let dictionary = base as? [String: Any] { return Int64(dictionary.count) }
             return Int64(try collection(base, for: "[SIZE]").elements.count)
@@ -111,17 +111,26 @@ extension PredicateEvaluator {
         return EvaluatedCollection(matching, isOrdered: collection.isOrdered)
     }
 
-    private static func combine(
-        _ left: CDExpression,
-        _ right: CDExpression,
-        in scope: EvaluationScope,
-        _ operation: (EvaluatedCollection, EvaluatedCollection) -> EvaluatedCollection
-    ) throws -> EvaluatedCollection {
-        func operand(_ expression: CDExpression) throws -> EvaluatedCollection {
-            guard let value = CDValue.flattenOptional(try value(of: expression, in: scope)) else { return EvaluatedCollection([], isOrdered: false) }
+    /// `UNION`, `INTERSECT` or `MINUS`: an unordered collection without repeats.
+    private static func setExpression(_ expression: CDExpression, in scope: EvaluationScope) throws -> EvaluatedCollection {
+        func operand(_ side: CDExpression) throws -> EvaluatedCollection {
+            guard let value = CDValue.flattenOptional(try value(of: side, in: scope)) else { return EvaluatedCollection([], isOrdered: false) }
             return try collection(value, for: "UNION, INTERSECT and MINUS")
         }
-        return operation(try operand(left), try operand(right))
+        let elements: [Any?]
+        switch expression.kind {
+        case .unionSet(let left, let right):
+            elements = try operand(left).elements + operand(right).elements
+        case .intersectSet(let left, let right):
+            let (kept, other) = (try operand(left), try operand(right))
+            elements = kept.elements.filter { has(other, $0) }
+        case .minusSet(let left, let right):
+            let (kept, other) = (try operand(left), try operand(right))
+            elements = kept.elements.filter { !has(other, $0) }
+        default:
+            return EvaluatedCollection([], isOrdered: false)
+        }
+        return CollectionOperators.distinct(EvaluatedCollection(elements, isOrdered: false))
     }
 
     private static func has(_ collection: EvaluatedCollection, _ element: Any?) -> Bool {

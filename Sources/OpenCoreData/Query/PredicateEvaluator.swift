@@ -71,7 +71,7 @@ extension CDExpression {
 ///
 /// **Expressions** (`ExpressionEvaluation`): constants; `SELF`; `$variables` (unbound:
 /// an error naming it); aggregates `{…}` (ordered collections); index access — `[SIZE]`
-/// counts any collection or dictionary, `[FIRST]`, `[LAST]`, `[n]` need an ordered
+/// counts the elements of any collection (`nil`s included, as positions) or dictionary, `[FIRST]`, `[LAST]`, `[n]` need an ordered
 /// collection (an array, an ordered relationship) and give `nil` out of range,
 /// `['key']` reads a dictionary; `SUBQUERY(collection, $x, predicate)`: the elements for
 /// which the predicate holds with `$x` bound to them (a `nil` collection is empty);
@@ -90,8 +90,8 @@ extension CDExpression {
 /// operands of the wrong type are errors. See `FunctionEvaluation` for each function
 /// and `castObject:toType:`.
 ///
-/// **Limits.** Nothing traps: trees nested deeper than `EvaluationScope.maximumDepth`
-/// are errors; every error is a `CoreDataError` with code `.invalidPredicate`.
+/// **Limits.** Nothing traps: a tree nested so deeply that evaluating it would use more
+/// than `EvaluationScope.stackBudget` of stack is an error; every error is a `CoreDataError` with code `.invalidPredicate`.
 enum PredicateEvaluator {
     static func evaluate(_ predicate: CDPredicate, in outer: EvaluationScope) throws -> Bool {
         let scope = try outer.nested()
