@@ -25,11 +25,11 @@ package struct EvaluatedCollection {
     package init?(_ value: Any?) {
         guard let value = CDValue.flattenOptional(value) else { return nil }
         switch value {
+        case is any KeyValueCoding, is String, is Substring, is Data, is [String: Any]: return nil
         case let collection as EvaluatedCollection: self = collection
         case let constant as CDValue:
             guard case .array(let items) = constant else { return nil }
             self.init(items.map { $0.isNull ? nil : $0 }, isOrdered: true)
-        case is String, is Substring, is Data, is [String: Any]: return nil
         case let objects as [ManagedObject]: self.init(objects, isOrdered: true)
         case let objects as Set<ManagedObject>: self.init(Array(objects), isOrdered: false)
         case let items as [Any?]: self.init(items.map(CDValue.flattenOptional), isOrdered: true)

@@ -19,6 +19,10 @@ package enum KeyPathReader {
     ///   number, a string…), when a managed object's entity has no such property, and for
     ///   misused collection operators.
     package static func value(of object: Any?, keyPath: String) throws -> Any? {
+        // The common case, one plain key of one object, without splitting the path.
+        if !keyPath.utf8.contains(UInt8(ascii: ".")), !keyPath.hasPrefix("@"), EvaluatedCollection(object) == nil {
+            return try value(of: object, key: keyPath, keyPath: keyPath)
+        }
         let steps = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         return try value(of: object, steps: steps[...], keyPath: keyPath)
     }
