@@ -146,6 +146,12 @@ import Testing
             #expect(throws: CoreDataError.self) { try valueOf(CDExpression(.index(T.key("notes"), .first)), tag) }
             #expect(try holds(T.compare(T.key("notes.tags.name"), .equalTo, T.const("work"), .any), folder))
             #expect(try holds(T.key("notes.tags.@count").equalTo(2), folder))
+            // A relationship's live views are collections too.
+            let views: [String: Any] = ["ordered": folder.mutableOrderedSetValue(forKey: "notes"), "set": tag.mutableSetValue(forKey: "notes")]
+            #expect(try same(valueOf(CDExpression(.member(CDExpression(.index(T.key("ordered"), .last)), keyPath: "text")), views), "three"))
+            #expect(try holds(T.key("set.@count").equalTo(2), views))
+            #expect(try !holds(T.compare(T.key("set.text"), .equalTo, T.const("two"), .all), views))
+            #expect(try holds(T.compare(T.key("set.text"), .beginsWith, T.const("t"), .all), views))
         }
     }
 }
