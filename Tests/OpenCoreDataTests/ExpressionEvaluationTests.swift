@@ -8,7 +8,7 @@ import Testing
     private typealias T = Tree
     private let row: [String: Any] = [
         "n": 5, "list": [10, 20, 30], "lookup": ["a": 1, "b": 2], "set": Set([1, 2, 3]),
-        "points": [["x": 1], ["x": 2], ["y": 3]],
+        "points": [["x": 1], ["x": 2], ["y": 3]], "orderedSet": NSOrderedSet(array: ["a", "b", "c"]),
     ]
 
     // MARK: - Variables
@@ -65,6 +65,8 @@ import Testing
         #expect(try same(at(.size, "lookup"), 2))
         #expect(throws: CoreDataError.self) { try at(.first, "lookup") }
         #expect(try same(at(.size, "set"), 3))
+        #expect(try same(at(.last, "orderedSet"), "c"), "an NSOrderedSet is ordered")
+        #expect(try same(at(.expression(T.const(0)), "orderedSet"), "a"))
         let error = try #require(throws: CoreDataError.self) { try at(.first, "set") }
         #expect(error.message.contains("ordered"))
     }
