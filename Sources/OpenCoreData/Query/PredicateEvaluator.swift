@@ -56,14 +56,14 @@ extension CDExpression {
 /// - `<`, `<=`, `>`, `>=`: `ValueComparison.order`; with `[c]`/`[d]` and two strings, the
 ///   folded strings' bytes. Unrelated types, `nil` and NaN never match.
 /// - `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES`: `StringMatching`; false unless both
-///   sides are strings. An invalid `MATCHES` pattern is an error.
+///   sides are strings. An invalid `MATCHES` pattern is an error, whatever the left side.
 /// - `CONTAINS`: a left collection contains an element equal (as `==` with the options) to
 ///   the right; a left string contains the right string. `IN`: the mirror image; a right
 ///   dictionary offers its values. A `nil` side, or a string side with a non-string
 ///   other side, is false; a number or date where a collection is wanted is an error.
 /// - `BETWEEN`: the right side is a two-element collection `{lo, hi}`;
 ///   `lo <= left <= hi` by `ValueComparison.order` (`nil` never matches). Any other right
-///   side is an error.
+///   side is an error, whatever the left side.
 /// - `[n]` changes nothing.
 ///
 /// **Modifiers.** `ANY`: at least one element of the left collection matches; `ALL`: every
