@@ -29,10 +29,10 @@ struct EvaluationScope {
         self.stackStart = stackStart
     }
 
-    /// The scope for a node nested one level deeper.
+    /// Checks, before evaluating a nested node, that the evaluation has stack to spare.
     ///
     /// - Throws: `.invalidPredicate` once the evaluation has used more than `stackBudget`.
-    func nested() throws -> EvaluationScope {
+    func checkStack() throws {
         let here = Self.stackAddress()
         let used = stackStart > here ? stackStart - here : here - stackStart
         guard used <= Self.stackBudget else {
@@ -41,7 +41,6 @@ struct EvaluationScope {
                 "The predicate is nested too deeply to evaluate (more than \(Self.stackBudget / 1024) KiB of stack)"
             )
         }
-        return self
     }
 
     /// The scope with `name` bound to `value` (a `SUBQUERY` iteration).

@@ -6,10 +6,10 @@ import Foundation
 extension PredicateEvaluator {
     /// The value of `expression` in `scope`: a `CDValue` for a scalar constant, an
     /// `EvaluatedCollection` for collections, else what the object holds.
-    static func value(of expression: CDExpression, in outer: EvaluationScope) throws -> Any? {
+    static func value(of expression: CDExpression, in scope: EvaluationScope) throws -> Any? {
         // Each case calls out, so that this frame — on the path of every recursion — stays
         // small, and deep trees fit `EvaluationScope.stackBudget`.
-        let scope = try outer.nested()
+        try scope.checkStack()
         switch expression.kind {
         case .constantValue(let constant): return constantValue(constant)
         case .evaluatedObject: return scope.object

@@ -98,8 +98,8 @@ extension CDExpression {
 /// than `EvaluationScope.stackBudget` of stack is an error. Every error is a
 /// `CoreDataError` with code `.invalidPredicate`.
 enum PredicateEvaluator {
-    static func evaluate(_ predicate: CDPredicate, in outer: EvaluationScope) throws -> Bool {
-        let scope = try outer.nested()
+    static func evaluate(_ predicate: CDPredicate, in scope: EvaluationScope) throws -> Bool {
+        try scope.checkStack()
         switch predicate.kind {
         case .constant(let value):
             return value
