@@ -116,6 +116,9 @@ import Testing
         #expect(try call("rightshift:by:", -16, 2) as? Int64 == -4)
         #expect(try call("rightshift:by:", -1, 100) as? Int64 == -1)
         #expect(try call("onesComplement:", 0) as? Int64 == -1)
+        #expect(try call("leftshift:by:", 1, .int64(.min)) as? Int64 == 0)
+        #expect(try call("rightshift:by:", -8, .int64(.min)) as? Int64 == 0)
+        #expect(try call("leftshift:by:", -1, .int64(.max)) as? Int64 == 0)
         #expect(try call("bitwiseAnd:with:", 3.0, 1) as? Int64 == 1)
         #expect(throws: CoreDataError.self) { try call("bitwiseAnd:with:", 1.5, 1) }
     }
