@@ -10,6 +10,10 @@ final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    /// How many statements this connection has executed: one per execution of a
+    /// prepared statement (however many rows it steps through) and one per `execute(_:)`.
+    /// Tests use it to prove that an operation needed no SQL (prefetching, counting).
+    var executedStatementCount = 0
 
     /// Opens (creating if allowed) the database at `path`.
     init(path: String, readOnly: Bool = false, create: Bool = true) throws {
@@ -42,6 +46,7 @@ final class SQLiteConnection {
 
     /// Runs one or more statements that take no parameters (schema, pragmas, transactions).
     func execute(_ sql: String) throws {
+        executedStatementCount &+= 1
         var errorMessage: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if code != SQLITE_OK {
