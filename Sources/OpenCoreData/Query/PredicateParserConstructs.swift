@@ -17,8 +17,8 @@ extension PredicateParser {
 
     /// `SUBQUERY(collection, $variable, predicate)`.
     mutating func parseSubquery() throws -> CDExpression {
-        try openArguments()
-        defer { leaveNesting() }
+        try openArguments(levels: 2)
+        defer { leaveNesting(); leaveNesting() }
         let collection = try parseExpression()
         try expect(.comma)
         let variable = try parseIteratorVariable()
@@ -46,8 +46,8 @@ extension PredicateParser {
 
     /// `TERNARY(predicate, whenTrue, whenFalse)`.
     mutating func parseTernary() throws -> CDExpression {
-        try openArguments()
-        defer { leaveNesting() }
+        try openArguments(levels: 2)
+        defer { leaveNesting(); leaveNesting() }
         let predicate = try parsePredicate()
         try expect(.comma)
         let whenTrue = try parseExpression()
@@ -81,15 +81,17 @@ extension PredicateParser {
 // MARK: - Construct steps (not recursive)
 
 extension PredicateParser {
-    /// Moves past a construct's name and its `(`, counting one nesting level
-    /// (which the caller leaves).
-    mutating func openArguments() throws {
-        try enterNesting(at: index)
+    /// Moves past a construct's name and its `(`, counting `levels` levels of nesting
+    /// (which the caller leaves). Constructs that hold a predicate (`SUBQUERY`, `TERNARY`)
+    /// count two: the parser recurses through both the expression and the predicate levels
+    /// for them, twice the stack of the other constructs.
+    mutating func openArguments(levels: Int = 1) throws {
+        for _ in 0..<levels { try enterNesting(at: index) }
         advance()
         do {
             try expect(.leftParen)
         } catch {
-            leaveNesting()
+            for _ in 0..<levels { leaveNesting() }
             throw error
         }
     }
