@@ -5,7 +5,10 @@ import Foundation
 enum PredicateLimits {
     /// The longest format string accepted, in UTF-8 bytes (64 KiB).
     static let maximumFormatLength = 64 * 1024
-    /// The deepest nesting of parentheses, `NOT`s and nested expressions.
+    /// The deepest nesting: each `(`, `{`, `[`, `NOT`, unary `-`, function call, `CAST` and
+    /// `FUNCTION` counts one level, each `SUBQUERY` and `TERNARY` two, and each binary operator
+    /// (or wrapping `.key`) one more for the tree level it adds. The predicate's canonical
+    /// form must fit too, so that it always parses back.
     static let maximumDepth = 100
     /// The most comparisons and constant predicates in one format string.
     static let maximumTermCount = 10_000
