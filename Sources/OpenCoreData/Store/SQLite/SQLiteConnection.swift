@@ -10,6 +10,8 @@ final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    /// Typed errors raised inside the registered SQL functions, thrown by the statement.
+    let functionErrors = SQLiteFunctionErrors()
 
     /// Opens (creating if allowed) the database at `path`.
     init(path: String, readOnly: Bool = false, create: Bool = true) throws {
@@ -26,6 +28,12 @@ final class SQLiteConnection {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
+        do {
+            try SQLiteFunctions.register(on: self)
+        } catch {
+            close()
+            throw error
+        }
     }
 
     deinit { close() }
@@ -85,6 +93,10 @@ final class SQLiteConnection {
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     func error(_ code: Int32, _ message: String) -> CoreDataError {
+        if let pending = functionErrors.pending {
+            functionErrors.pending = nil
+            return pending
+        }
         let primary = code & 0xff
         let kind: CoreDataError.Code
         switch primary {

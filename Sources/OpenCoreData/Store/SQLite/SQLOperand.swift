@@ -1,0 +1,84 @@
+import Foundation
+
+/// What kind of value an SQL expression yields, known when the query is compiled.
+///
+/// SQLite would compare a date (stored as seconds) with a number, or convert text to a
+/// number for a numeric column; the evaluator never does. Comparisons therefore check
+/// kinds first and only let SQLite compare values of the same kind.
+enum SQLValueKind: Equatable {
+    /// Always NULL (`nil`).
+    case null
+    /// Integers, floating point, decimals and booleans: compared by value.
+    case number
+    case string
+    /// Seconds since 2001, compared as numbers, but never equal to a number.
+    case date
+    case data
+    case uuid
+    case url
+    /// A row of the hierarchy with this root entity (its `Z_PK`).
+    case object(ObjectIdentifier)
+    /// Never equal to or ordered with anything (NaN, a temporary object ID, a transformable).
+    case incomparable
+    /// Unknown until run time (the result of a function that can return anything).
+    case any
+
+    /// Whether SQLite may compare values of these kinds directly.
+    func isComparable(with other: SQLValueKind) -> Bool {
+        if self == .incomparable || other == .incomparable { return false }
+        return self == other || self == .any || other == .any
+    }
+
+    /// Whether a value of this kind may be a string (for the string operators).
+    var mayBeString: Bool { self == .string || self == .any }
+
+    /// The kind of a stored attribute.
+    init(_ attribute: AttributeDescription) {
+        switch attribute.attributeType {
+        case .integer16, .integer32, .integer64, .double, .float, .decimal, .boolean: self = .number
+        case .string: self = .string
+        case .date: self = .date
+        case .binaryData: self = .data
+        case .uuid: self = .uuid
+        case .uri: self = .url
+        case .transformable, .objectID, .undefined: self = .incomparable
+        }
+    }
+}
+
+/// One SQL expression with the kind of its value.
+struct SQLScalar {
+    let sql: String
+    let kind: SQLValueKind
+    /// False when the SQL can never be NULL (a bound non-nil constant, a count).
+    var isNullable = true
+}
+
+/// The rows of a to-many key path (or `SUBQUERY`), as the body of a correlated subquery:
+/// `SELECT … FROM <from> WHERE <conditions>`, each row yielding `element`.
+struct SQLCollection {
+    var from: [String]
+    var conditions: [String]
+    var element: SQLScalar
+    /// When the elements are objects: their row, for key paths and `SUBQUERY` variables.
+    var source: SQLSource?
+    /// The column ordering the elements of an ordered relationship.
+    var orderColumn: String?
+
+    /// `FROM … WHERE …` with `extra` conditions, nil elements left out.
+    func body(_ extra: [String] = []) -> String {
+        var all = conditions
+        if element.isNullable { all.append("\(element.sql) IS NOT NULL") }
+        all += extra
+        return "FROM " + from.joined(separator: " ") + (all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND "))
+    }
+}
+
+/// A compiled expression: a scalar, a constant not yet bound (its SQL form depends on
+/// what it is compared with), a to-many collection, or a list of expressions (`{a, b}`).
+enum SQLOperand {
+    case scalar(SQLScalar)
+    case constant(CDValue)
+    case collection(SQLCollection)
+    case list([SQLOperand])
+}

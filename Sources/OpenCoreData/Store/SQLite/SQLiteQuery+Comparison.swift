@@ -1,0 +1,148 @@
+import Foundation
+
+/// Direct comparisons, with `ValueComparison`'s and `StringMatching`'s answers:
+/// - values of different kinds (a date and a number, text and a number) are unequal and
+///   unordered, whatever SQLite's affinities would make of them;
+/// - `==` / `!=` compile to `IS` / `IS NOT`, so nil equals only nil; ordering comparisons
+///   never match nil;
+/// - string operators and `[c]`/`[d]` call `ocd_string` (see `SQLiteFunctions`), false
+///   for nil or non-string operands;
+/// - `IN` a constant collection is one parameter looked up by `ocd_in`, so any number of
+///   elements fits; `IN` / `CONTAINS` with a to-many side is a correlated `EXISTS`;
+///   `IN` a string (and `CONTAINS` on a string) is a substring test; `BETWEEN {lo, hi}` is
+///   `lo <= value <= hi`.
+extension SQLiteQuery {
+    mutating func compare(_ left: SQLOperand, _ test: Test, _ right: SQLOperand) throws -> String {
+        switch test.op {
+        case .in:
+            return try membership(left, in: right, test)
+        case .contains:
+            if case .scalar(let text) = left, text.kind.mayBeString || text.kind == .null {
+                return try stringTest(.contains, text, try scalar(right), test.options)
+            }
+            return try membership(right, in: left, test)
+        case .between:
+            let bounds: [SQLOperand]
+            switch right {
+            case .list(let elements): bounds = elements
+            case .constant(.array(let values)): bounds = values.map { .constant($0) }
+            default: throw CoreDataError(.invalidPredicate, "\(test.format): BETWEEN needs {lower, upper} on the right.")
+            }
+            guard bounds.count == 2 else { throw CoreDataError(.invalidPredicate, "\(test.format): BETWEEN needs exactly two bounds.") }
+            let value = try scalar(left)
+            let low = try ordered(try scalar(bounds[0]), "<=", value)
+            let high = try ordered(value, "<=", try scalar(bounds[1]))
+            return "(\(low) AND \(high))"
+        default:
+            return try compare(try directScalar(left, test), test, try directScalar(right, test))
+        }
+    }
+
+    private mutating func directScalar(_ operand: SQLOperand, _ test: Test) throws -> SQLScalar {
+        switch operand {
+        case .collection:
+            throw CoreDataError(.invalidFetchRequest, "\(test.format): a to-many key is not allowed here; use ANY, ALL, NONE, a collection operator or SUBQUERY.")
+        case .list, .constant(.array):
+            throw CoreDataError(.invalidPredicate, "\(test.format): a collection cannot be compared with \(PredicateFormatPrinter.symbol(for: test.op)).")
+        default:
+            return try scalar(operand)
+        }
+    }
+
+    /// Two single values.
+    mutating func compare(_ left: SQLScalar, _ test: Test, _ right: SQLScalar) throws -> String {
+        switch test.op {
+        case .equalTo, .notEqualTo:
+            let negated = test.op == .notEqualTo
+            if !test.options.isEmpty {
+                let equal = try stringTest(.equals, left, right, test.options)
+                return negated ? "NOT \(equal)" : equal
+            }
+            guard left.kind.isComparable(with: right.kind) || left.kind == .null || right.kind == .null else {
+                let bothNil = "(\(left.sql) IS NULL AND \(right.sql) IS NULL)"
+                return negated ? "NOT \(bothNil)" : bothNil
+            }
+            return "(\(left.sql) \(negated ? "IS NOT" : "IS") \(right.sql))"
+        case .lessThan: return try ordered(left, "<", right)
+        case .lessThanOrEqualTo: return try ordered(left, "<=", right)
+        case .greaterThan: return try ordered(left, ">", right)
+        case .greaterThanOrEqualTo: return try ordered(left, ">=", right)
+        case .beginsWith: return try stringTest(.beginsWith, left, right, test.options)
+        case .endsWith: return try stringTest(.endsWith, left, right, test.options)
+        case .like: return try stringTest(.like, left, right, test.options)
+        case .matches: return try stringTest(.matches, left, right, test.options)
+        case .contains: return try stringTest(.contains, left, right, test.options)
+        case .in: return try stringTest(.contains, right, left, test.options)
+        case .between:
+            throw CoreDataError(.invalidPredicate, "\(test.format): BETWEEN needs {lower, upper} on the right.")
+        }
+    }
+
+    /// `left op right`, false when either is nil or they do not order.
+    private func ordered(_ left: SQLScalar, _ op: String, _ right: SQLScalar) throws -> String {
+        guard left.kind.isComparable(with: right.kind), left.kind != .null, right.kind != .null else { return "0" }
+        var parts = [String]()
+        if left.isNullable { parts.append("\(left.sql) IS NOT NULL") }
+        if right.isNullable { parts.append("\(right.sql) IS NOT NULL") }
+        parts.append("\(left.sql) \(op) \(right.sql)")
+        return "(" + parts.joined(separator: " AND ") + ")"
+    }
+
+    /// A string operator through `ocd_string`; false unless both sides may be strings.
+    private func stringTest(_ op: SQLiteFunctions.StringOperator, _ text: SQLScalar, _ pattern: SQLScalar, _ options: CDComparisonPredicate.Options) throws -> String {
+        guard text.kind.mayBeString, pattern.kind.mayBeString else { return "0" }
+        return "\(SQLiteFunctions.stringFunction)(\(op.rawValue), \(options.rawValue), \(text.sql), \(pattern.sql))"
+    }
+
+    // MARK: - Membership
+
+    /// `value IN collection` (also `collection CONTAINS value`).
+    private mutating func membership(_ value: SQLOperand, in collection: SQLOperand, _ test: Test) throws -> String {
+        let equality = Test(op: .equalTo, options: test.options, format: test.format)
+        switch collection {
+        case .collection(var rows):
+            let element = SQLOperand.scalar(rows.element)
+            let condition = try inScope(&rows) { try $0.compare(element, equality, value) }
+            return "EXISTS (SELECT 1 \(rows.body([condition])))"
+        case .list(let elements):
+            let parts = try elements.map { try compare(value, equality, $0) }
+            return parts.isEmpty ? "0" : balanced(parts, "OR")
+        case .constant(.array(let elements)):
+            if case .constant(let constant) = value {
+                return elements.contains { ValueComparison.isEqual(constant, $0) } ? "1" : "0"
+            }
+            let left = try directScalar(value, test)
+            let keys = elements.filter { element in
+                (try? scalarKind(element)).map { left.kind.isComparable(with: $0) || $0 == .null } ?? false
+            }.compactMap { SQLMembershipKey.of($0, options: test.options) }
+            if keys.isEmpty { return "0" }
+            if !test.options.isEmpty && !left.kind.mayBeString { return "0" }
+            let parameter = bind(.text(SQLMembershipKeys.json(Array(Set(keys)))))
+            return "\(SQLiteFunctions.membershipFunction)(\(parameter), \(test.options.rawValue), \(left.sql))"
+        case .scalar(let text):
+            if case .collection = value { throw CoreDataError(.invalidFetchRequest, "\(test.format): a to-many key is not allowed here.") }
+            return try stringTest(.contains, text, try scalar(value), test.options)
+        case .constant(let constant):
+            if case .collection = value { throw CoreDataError(.invalidFetchRequest, "\(test.format): a to-many key is not allowed here.") }
+            guard case .string = constant else { return "0" }
+            return try stringTest(.contains, try scalar(constant), try scalar(value), test.options)
+        }
+    }
+
+    /// The kind a constant has in SQL.
+    private func scalarKind(_ value: CDValue) throws -> SQLValueKind {
+        switch value {
+        case .null: return .null
+        case .bool, .int64: return .number
+        case .double(let number): return number.isNaN ? .incomparable : .number
+        case .decimal(let number): return number.isNaN ? .incomparable : .number
+        case .string: return .string
+        case .date: return .date
+        case .data: return .data
+        case .uuid: return .uuid
+        case .url: return .url
+        case .objectID(let id): return id.primaryKey == nil ? .incomparable : .object(ObjectIdentifier(id.entity.rootEntity))
+        case .array: return .incomparable
+        }
+    }
+}
