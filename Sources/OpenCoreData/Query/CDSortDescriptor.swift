@@ -2,10 +2,11 @@ import Foundation
 
 /// How to order objects by one key: Core Data's `NSSortDescriptor`.
 ///
-/// Values compare with `ValueComparison`'s rules (numbers by value, strings by Unicode
-/// scalars…). `nil` sorts before every value when ascending, after every value when
-/// descending. Values of unrelated types order by type: numbers, strings, dates, data,
-/// UUIDs, URLs, object IDs, arrays.
+/// Strings order by `selector` (`StringOrdering`); other values with `ValueComparison`'s
+/// rules (numbers by value…), whatever the selector. `nil` — and a key path that cannot be
+/// read — sorts before every value when ascending, after every value when descending.
+/// Values of unrelated types order by type: numbers, strings, dates, data, UUIDs, URLs,
+/// object IDs, arrays.
 public struct CDSortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// The comparison method, as Core Data names its selectors.
     public enum Selector: Sendable, Hashable, CaseIterable {
@@ -62,7 +63,12 @@ public struct CDSortDescriptor: Sendable, Hashable, CustomStringConvertible {
 
     /// Compares two values read with `sortValue(of:)`, in this descriptor's direction.
     package func compareValues(_ lhs: SortValue, _ rhs: SortValue) -> ComparisonResult {
-        let order = lhs.sortOrder(rhs)
+        let order: ComparisonResult
+        if selector != .compare, case .value(.string(let a)) = lhs, case .value(.string(let b)) = rhs {
+            order = StringOrdering.compare(a, b, selector)
+        } else {
+            order = lhs.sortOrder(rhs)
+        }
         return ascending ? order : order.reversed
     }
 

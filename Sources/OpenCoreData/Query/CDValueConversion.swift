@@ -46,6 +46,7 @@ extension CDValue {
         case let v as ManagedObjectID: return .objectID(v)
         case let v as any IdentifiedObject: return .objectID(v.objectID)
         case is NSNull: return .null
+        case let v as EvaluatedCollection: return .array(try v.elements.map(convert))
         case let v as [Any?]: return .array(try v.map(convert))
         case let v as [Any]: return .array(try v.map(convert))
         case let v as Set<AnyHashable>: return .array(try v.map { try convert($0.base) })

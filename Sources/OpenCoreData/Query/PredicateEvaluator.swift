@@ -10,81 +10,108 @@ extension CDPredicate {
         (try? evaluateThrowing(with: object)) ?? false
     }
 
-    /// Like `evaluate(with:)`, but reports why a predicate cannot be evaluated: a key read
-    /// from a value that has no keys, an unbound variable, or a part of the language the
-    /// evaluator does not support yet — all as `.invalidPredicate`.
-    package func evaluateThrowing(with object: Any?) throws -> Bool {
-        try PredicateEvaluator.evaluate(self, with: object)
+    /// Whether `object` satisfies the predicate with its `$variables` taken from
+    /// `substitutionVariables` (names without `$`).
+    public func evaluate(with object: Any?, substitutionVariables: [String: Any?]) -> Bool {
+        (try? evaluateThrowing(with: object, substitutionVariables: substitutionVariables)) ?? false
+    }
+
+    /// Like `evaluate(with:substitutionVariables:)`, but reports why a predicate cannot be
+    /// evaluated — a key read from a value that has no keys, an unknown property, an unbound
+    /// variable, an unregistered `FUNCTION`, values of the wrong type — as `.invalidPredicate`.
+    package func evaluateThrowing(with object: Any?, substitutionVariables: [String: Any?] = [:]) throws -> Bool {
+        try PredicateEvaluator.evaluate(self, in: EvaluationScope(object: object, variables: substitutionVariables))
+    }
+}
+
+extension CDExpression {
+    /// The expression's value for `object`, as Core Data's `expressionValue(with:context:)`:
+    /// `context` binds `$variables` (names without `$`). Collections come back as `[Any?]`,
+    /// constants as Swift values.
+    ///
+    /// - Throws: `.invalidPredicate` when the expression cannot be evaluated (see
+    ///   `CDPredicate.evaluate(with:)`).
+    public func expressionValue(with object: Any?, context: [String: Any?] = [:]) throws -> Any? {
+        EvaluatedCollection.plain(try PredicateEvaluator.value(of: self, in: EvaluationScope(object: object, variables: context)))
     }
 }
 
 // MARK: - Evaluation
 
-/// In-memory evaluation of predicate trees, with `ValueComparison`'s rules.
+/// In-memory evaluation of predicate and expression trees: used by `evaluate(with:)`, the
+/// in-memory store, and fetches that merge pending changes. The SQL compiler follows the
+/// same rules, listed here.
+///
+/// **Values.** Key paths read `KeyValueCoding` objects (managed objects, stored rows) and
+/// `[String: Any]` dictionaries (`KeyPathReader`). A to-many step gives the collection
+/// of values, flattened across several to-many steps, without `nil`s
+/// (`children.children.title`); a key a managed object's entity lacks, or a key read from
+/// a number or string, is an error. A managed object compares as its object ID.
+///
+/// **Comparisons** (`ComparisonEvaluation`), with `nil` equal only to `nil` and ordered
+/// with nothing:
+/// - `==`, `!=`: `ValueComparison` (numbers by value across types, strings by UTF-8
+///   bytes); with `[c]`/`[d]` and two strings, `StringMatching.equals`. `!=` is `NOT ==`.
+/// - `<`, `<=`, `>`, `>=`: `ValueComparison.order`; with `[c]`/`[d]` and two strings, the
+///   folded strings' bytes. Unrelated types, `nil` and NaN never match.
+/// - `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES`: `StringMatching`; false unless both
+///   sides are strings. An invalid `MATCHES` pattern is an error.
+/// - `CONTAINS`: a left collection contains an element equal (as `==` with the options) to
+///   the right; a left string contains the right string. `IN`: the mirror image (a right
+///   dictionary offers its values). A `nil` side, or a string with a non-string, is false;
+///   a number or date where a collection is wanted is an error.
+/// - `BETWEEN`: the right side is a two-element collection `{lo, hi}`:
+///   `lo <= left <= hi` by `ValueComparison.order` (`nil` never matches); any other right
+///   side is an error.
+/// - `[n]` changes nothing.
+///
+/// **Modifiers.** `ANY`: at least one element of the left collection matches; `ALL`:
+/// every element does (an empty collection: true). `nil` is an empty collection; a left
+/// side that is not a collection is an error. `NONE` is `NOT ANY`.
+///
+/// **Expressions** (`ExpressionEvaluation`): constants; `SELF`; `$variables` (unbound:
+/// an error naming it); aggregates `{…}` (ordered collections); index access — `[SIZE]`
+/// counts any collection or dictionary, `[FIRST]`, `[LAST]`, `[n]` need an ordered
+/// collection (an array, an ordered relationship) and give `nil` out of range,
+/// `['key']` reads a dictionary; `SUBQUERY(collection, $x, predicate)`: the elements for
+/// which the predicate holds with `$x` bound to them (a `nil` collection is empty);
+/// `TERNARY`; `UNION`, `INTERSECT`, `MINUS`: unordered collections without repeats
+/// (`nil` is empty); `FUNCTION(target, 'selector', …)`: a function registered with
+/// `CDExpression.registerFunction(_:_:)` (unregistered: an error); `ANYKEY`: an error.
+///
+/// **Collection operators** (`CollectionOperators`): `@count` (collections and
+/// dictionaries only), `@sum` (0 when empty; integer for integers, decimal for integers
+/// and decimals, else double), `@avg` (double, `nil` when empty), `@min`/`@max` (`nil`
+/// when empty), `@distinctUnionOfObjects`, `@unionOfObjects`. `nil`s are ignored.
+///
+/// **Functions** (`FunctionEvaluation`), with NSExpression's names: any `nil` operand
+/// gives `nil`; integer arithmetic stays integer unless it overflows (then double);
+/// `divide:by:` always gives a double; dividing or taking a modulus by zero gives `nil`;
+/// operands of the wrong type are errors. See `FunctionEvaluation` for each function
+/// and `castObject:toType:`.
+///
+/// **Limits.** Nothing traps: trees nested deeper than `EvaluationScope.maximumDepth`
+/// are errors; every error is a `CoreDataError` with code `.invalidPredicate`.
 enum PredicateEvaluator {
-    static func evaluate(_ predicate: CDPredicate, with object: Any?) throws -> Bool {
+    static func evaluate(_ predicate: CDPredicate, in outer: EvaluationScope) throws -> Bool {
+        let scope = try outer.nested()
         switch predicate.kind {
         case .constant(let value):
             return value
         case .comparison(let comparison):
-            return try evaluate(comparison, with: object)
+            return try evaluate(comparison, in: scope)
         case .compound(let compound):
             switch compound.compoundPredicateType {
             case .and:
-                for subpredicate in compound.subpredicates where try !evaluate(subpredicate, with: object) { return false }
+                for subpredicate in compound.subpredicates where try !evaluate(subpredicate, in: scope) { return false }
                 return true
             case .or:
-                for subpredicate in compound.subpredicates where try evaluate(subpredicate, with: object) { return true }
+                for subpredicate in compound.subpredicates where try evaluate(subpredicate, in: scope) { return true }
                 return false
             case .not:
-                for subpredicate in compound.subpredicates where try !evaluate(subpredicate, with: object) { return true }
+                for subpredicate in compound.subpredicates where try !evaluate(subpredicate, in: scope) { return true }
                 return false
             }
         }
-    }
-
-    private static func evaluate(_ comparison: CDComparisonPredicate, with object: Any?) throws -> Bool {
-        guard comparison.comparisonPredicateModifier == .direct else {
-            throw notSupported("the ANY and ALL modifiers", in: comparison)
-        }
-        guard comparison.options.subtracting(.normalized).isEmpty else {
-            throw notSupported("comparison options [c] and [d]", in: comparison)
-        }
-        let left = try value(of: comparison.leftExpression, with: object)
-        let right = try value(of: comparison.rightExpression, with: object)
-        switch comparison.predicateOperatorType {
-        case .equalTo: return ValueComparison.isEqual(left, right)
-        case .notEqualTo: return !ValueComparison.isEqual(left, right)
-        case .lessThan: return ValueComparison.order(left, right) == .orderedAscending
-        case .lessThanOrEqualTo: return [.orderedAscending, .orderedSame].contains(ValueComparison.order(left, right))
-        case .greaterThan: return ValueComparison.order(left, right) == .orderedDescending
-        case .greaterThanOrEqualTo: return [.orderedDescending, .orderedSame].contains(ValueComparison.order(left, right))
-        case .matches, .like, .beginsWith, .endsWith, .in, .contains, .between:
-            throw notSupported("the \(PredicateFormatPrinter.symbol(for: comparison.predicateOperatorType)) operator", in: comparison)
-        }
-    }
-
-    /// The value of an expression for `object`: a `CDValue` for constants, else what the
-    /// object holds.
-    static func value(of expression: CDExpression, with object: Any?) throws -> Any? {
-        switch expression.kind {
-        case .constantValue(let value):
-            return value
-        case .evaluatedObject:
-            return object
-        case .keyPath(let path):
-            return try KeyPathReader.value(of: object, keyPath: path)
-        case .member(let base, let path):
-            return try KeyPathReader.value(of: try value(of: base, with: object), keyPath: path)
-        case .variable(let name):
-            throw CoreDataError(.invalidPredicate, "The variable $\(name) has no value; substitute it before evaluating")
-        case .index, .function, .customFunction, .aggregate, .subquery, .conditional,
-             .unionSet, .intersectSet, .minusSet, .anyKey:
-            throw CoreDataError(.invalidPredicate, "Evaluating the expression \(expression.format) is not supported yet")
-        }
-    }
-
-    private static func notSupported(_ feature: String, in comparison: CDComparisonPredicate) -> CoreDataError {
-        CoreDataError(.invalidPredicate, "Evaluating \(feature) (in \(comparison.predicateFormat)) is not supported yet")
     }
 }

@@ -44,7 +44,11 @@ struct PredicateLexer {
             kind = .escapedIdentifier(name)
         case _ where Self.isIdentifierStart(scalar):
             let word = identifier() ?? ""
-            kind = PredicateKeyword.named(word).map { .keyword($0) } ?? .identifier(word)
+            if isAtSelectorColon {
+                kind = .selector(selector(startingWith: word))
+            } else {
+                kind = PredicateKeyword.named(word).map { .keyword($0) } ?? .identifier(word)
+            }
         default:
             kind = .symbol(try symbol())
         }
@@ -93,6 +97,21 @@ struct PredicateLexer {
         let start = position
         while let scalar = peek(), Self.isIdentifierContinuation(scalar) { position += 1 }
         return text(from: start)
+    }
+
+    /// Whether the next character is a `:` that continues a selector (not the `:=` operator).
+    private var isAtSelectorColon: Bool { peek() == ":" && peek(offset: 1) != "=" }
+
+    /// `word:` and any further `part:` pieces: a function name such as `add:to:`.
+    private mutating func selector(startingWith word: String) -> String {
+        var name = word
+        while isAtSelectorColon {
+            position += 1
+            name += ":"
+            guard let part = identifier() else { break }
+            name += part
+        }
+        return name
     }
 
     // MARK: - Numbers

@@ -1,21 +1,21 @@
 import Foundation
 
-/// A recursive-descent parser for predicate format strings: one function per precedence
-/// level, lowest first.
+/// A recursive-descent parser for predicate format strings: one function per predicate
+/// precedence level, lowest first, and an operator-precedence loop for expressions.
 ///
-/// Predicate levels (this file): `OR` < `AND` < `NOT` < parenthesized / constant / comparison.
-/// Expression levels (`PredicateParserExpressions.swift`): expression < additive <
-/// multiplicative < unary < power < postfix (`.key`, `[index]`) < primary.
-///
-/// The parser accepts the core subset today (comparisons `== != < <= > >=`, key paths,
-/// literals, `%@`/`%K`, `SELF`, `AND`/`OR`/`NOT`, `TRUEPREDICATE`/`FALSEPREDICATE`, `CAST`)
-/// and reports the rest of the language as "not supported yet" at the level where it belongs.
+/// Predicate levels (this file): `OR` < `AND` < `NOT` < parenthesized / constant / comparison
+/// (with its `ANY` / `ALL` / `SOME` / `NONE` modifier and `[cdn]` options).
+/// Expressions (`PredicateParserExpressions.swift`): `UNION` `INTERSECT` `MINUS` < `+ -` <
+/// `* /` < unary `-` < `**` < postfix (`.key`, `[index]`) < primary (literals, `%@`, `$var`,
+/// keys, `( … )`, `{ … }`, and the constructs of `PredicateParserConstructs.swift`).
 ///
 /// Stack safety: every recursion passes through `enterNesting(at:)`, which bounds the depth,
 /// and the functions on the recursion path keep their frames small — they hold token indexes,
 /// never tokens or strings, and leave token inspection and error messages to non-recursive
 /// helpers (`PredicateParserSteps.swift`), because unoptimized builds give every temporary
-/// its own stack slot.
+/// its own stack slot. Binary operators are folded by a loop, not by recursion, but each one
+/// counts as a level so that the trees' height — which printing, hashing and evaluating
+/// recurse over — stays bounded too.
 struct PredicateParser {
     let format: String
     let tokens: [PredicateToken]
@@ -25,6 +25,9 @@ struct PredicateParser {
     var nextArgument = 0
     var depth = 0
     var termCount = 0
+    /// For each `(` token, the index of its matching `)` (or -1): lets a predicate that
+    /// starts with `(` tell a parenthesized predicate from a parenthesized expression.
+    let matchingParenthesis: [Int]
 
     /// Parses `format` with its `%@`/`%K` arguments into a predicate tree.
     static func parse(_ format: String, arguments: [Any?]) throws -> CDPredicate {
@@ -35,7 +38,10 @@ struct PredicateParser {
                 offset: nil, format: format
             )
         }
-        var parser = PredicateParser(format: format, tokens: try PredicateLexer.tokenize(format), arguments: arguments)
+        let tokens = try PredicateLexer.tokenize(format)
+        var parser = PredicateParser(
+            format: format, tokens: tokens, arguments: arguments, matchingParenthesis: matchParentheses(tokens)
+        )
         let predicate = try parser.parsePredicate()
         try parser.expectEnd()
         return predicate
@@ -79,10 +85,12 @@ struct PredicateParser {
         return CDCompoundPredicate(notPredicateWithSubpredicate: try parseNot())
     }
 
-    /// `( predicate )`, `TRUEPREDICATE`, `FALSEPREDICATE`, or a comparison.
+    /// `( predicate )`, `TRUEPREDICATE`, `FALSEPREDICATE`, or a comparison (which may
+    /// itself start with a parenthesized expression: `(a + b) * 2 > c`).
     mutating func parsePrimaryPredicate() throws -> CDPredicate {
         let start = index
-        if skip(.leftParen) {
+        if check(.leftParen), !startsParenthesizedExpression() {
+            advance()
             try enterNesting(at: start)
             defer { leaveNesting() }
             let inner = try parsePredicate()
@@ -93,13 +101,15 @@ struct PredicateParser {
         return try parseComparison()
     }
 
-    /// `[modifier] expression operator[options] expression`.
+    /// `[modifier] expression operator[options] expression`; `NONE` is `NOT ANY`.
     mutating func parseComparison() throws -> CDPredicate {
-        try beginComparison()
+        let modifier = try beginComparison()
         let left = try parseExpression()
+        let operatorIndex = index
         let type = try parseComparisonOperator()
+        let options = try parseComparisonOptions()
         let right = try parseExpression()
-        return CDComparisonPredicate(leftExpression: left, rightExpression: right, type: type)
+        return try makeComparison(left, type, right, modifier: modifier, options: options, operatorIndex: operatorIndex)
     }
 
     // MARK: - Limits

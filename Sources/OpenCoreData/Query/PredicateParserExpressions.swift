@@ -3,99 +3,222 @@ import Foundation
 // MARK: - Expression levels (on the recursion path: keep frames small)
 
 extension PredicateParser {
-    /// The lowest expression level. (Later: `TERNARY`, `UNION`/`INTERSECT`/`MINUS`, `:=`.)
+    /// A whole expression: operands joined by binary operators and preceded by unary `-`,
+    /// folded by precedence with two stacks (no recursion per operator).
     mutating func parseExpression() throws -> CDExpression {
-        try parseAdditive()
-    }
-
-    /// `a + b`, `a - b`. (Arithmetic is not supported yet.)
-    mutating func parseAdditive() throws -> CDExpression {
-        let left = try parseMultiplicative()
-        try reject(.plus, .minus, as: "arithmetic")
-        return left
-    }
-
-    /// `a * b`, `a / b`. (Arithmetic is not supported yet.)
-    mutating func parseMultiplicative() throws -> CDExpression {
-        let left = try parseUnary()
-        try reject(.star, .slash, as: "arithmetic")
-        return left
-    }
-
-    /// `-literal` (a negative number). Negating other expressions is not supported yet.
-    mutating func parseUnary() throws -> CDExpression {
-        if check(.minus) { return try parseNegativeLiteral() }
-        return try parsePower()
-    }
-
-    /// `a ** b`. (Not supported yet.)
-    mutating func parsePower() throws -> CDExpression {
-        let base = try parsePostfix()
-        try reject(.power, .power, as: "arithmetic")
-        return base
-    }
-
-    /// A primary followed by `.key`, `.@operator` or `[index]` accessors.
-    mutating func parsePostfix() throws -> CDExpression {
-        var expression = try parsePrimaryExpression()
-        while let extended = try parsePostfixStep(after: expression) {
-            expression = extended
+        var operands: [CDExpression] = []
+        var operators: [PendingOperator] = []
+        let depthOnEntry = depth
+        defer { depth = depthOnEntry }
+        while true {
+            var negativeLiteral: CDExpression?
+            while check(.minus) {
+                negativeLiteral = try parseNegativeLiteral()
+                if negativeLiteral != nil { break }
+                try enterNesting(at: index)
+                operators.append(PendingOperator(kind: .negate, tokenIndex: index))
+                advance()
+            }
+            if let negativeLiteral { operands.append(negativeLiteral) } else { operands.append(try parsePostfix()) }
+            guard let binary = ExpressionOperator.binary(at: current) else { break }
+            try enterNesting(at: index)
+            while let top = operators.last, top.kind.reducesBefore(binary) {
+                Self.reduce(top.kind, on: &operands)
+                operators.removeLast()
+            }
+            operators.append(PendingOperator(kind: binary, tokenIndex: index))
+            advance()
         }
-        return expression
+        while let top = operators.popLast() { Self.reduce(top.kind, on: &operands) }
+        return operands[0]
     }
 
-    /// `CAST(…)` (which nests), or a leaf: a literal, `%@`, `%K`, `SELF`, a key.
-    mutating func parsePrimaryExpression() throws -> CDExpression {
-        if check(.cast) { return try parseCast() }
-        return try parseLeafExpression()
+    /// A primary followed by `.key`, `.@operator` or `[index]` accessors. Each accessor that
+    /// wraps the expression (rather than extending a key path) counts as a nesting level.
+    mutating func parsePostfix() throws -> CDExpression {
+        let depthOnEntry = depth
+        defer { depth = depthOnEntry }
+        var expression = try parsePrimaryExpression()
+        while true {
+            if check(.leftBracket) {
+                try enterNesting(at: index)
+                expression = try parseIndex(of: expression)
+            } else if check(.dot) {
+                if Self.wrapsOnMember(expression) { try enterNesting(at: index) }
+                expression = try parseMember(of: expression)
+            } else {
+                return expression
+            }
+        }
     }
 
-    /// `CAST(value, 'Type')`: folded to a constant when both are constants it can convert.
-    mutating func parseCast() throws -> CDExpression {
-        let start = index
+    /// `[FIRST]`, `[LAST]`, `[SIZE]` or `[expression]` after `base`.
+    mutating func parseIndex(of base: CDExpression) throws -> CDExpression {
         advance()
-        try enterNesting(at: start)
+        if let position = parseIndexKeyword() {
+            try expect(.rightBracket)
+            return CDExpression(.index(base, position))
+        }
+        let position = try parseExpression()
+        try expect(.rightBracket)
+        return CDExpression(.index(base, .expression(position)))
+    }
+
+    /// A parenthesized expression, an aggregate, a construct (`CAST`, `SUBQUERY`, `FUNCTION`,
+    /// `TERNARY`, `name(…)`), or a leaf: a literal, `%@`, `%K`, `$variable`, `SELF`, a key.
+    mutating func parsePrimaryExpression() throws -> CDExpression {
+        switch current.kind {
+        case .symbol(.leftParen): return try parseParenthesizedExpression()
+        case .symbol(.leftBrace): return try parseAggregate()
+        case .keyword(.cast): return try parseCast()
+        case .keyword(.subquery): return try parseSubquery()
+        case .keyword(.function): return try parseCustomFunction()
+        case .keyword(.ternary): return try parseTernary()
+        case .selector: return try parseFunctionCall()
+        case .identifier where token(after: index).is(.leftParen): return try parseFunctionCall()
+        default: return try parseLeafExpression()
+        }
+    }
+
+    /// `( expression )`.
+    mutating func parseParenthesizedExpression() throws -> CDExpression {
+        try enterNesting(at: index)
         defer { leaveNesting() }
-        try expect(.leftParen)
-        let value = try parseExpression()
-        try expect(.comma)
-        let typeIndex = index
-        let type = try parseExpression()
+        advance()
+        let inner = try parseExpression()
         try expect(.rightParen)
-        return try foldCast(value, to: type, typeIndex: typeIndex)
+        return inner
+    }
+
+    /// `{a, b, …}`: folded to an array constant when every element is a constant.
+    mutating func parseAggregate() throws -> CDExpression {
+        try enterNesting(at: index)
+        defer { leaveNesting() }
+        advance()
+        var elements: [CDExpression] = []
+        if !skip(.rightBrace) {
+            repeat {
+                elements.append(try parseExpression())
+            } while skip(.comma)
+            try expect(.rightBrace)
+        }
+        return Self.foldAggregate(elements)
     }
 }
 
-// MARK: - Expression steps (not recursive)
+// MARK: - Operators (not recursive)
 
-extension PredicateParser {
-    /// Throws "not supported yet" when the current token is `first` or `second`.
-    mutating func reject(_ first: PredicateSymbol, _ second: PredicateSymbol, as feature: String) throws {
-        if check(first) || check(second) { throw notSupportedYet(at: index, what: feature) }
-    }
+/// An operator waiting on the operator stack, with the token that wrote it.
+struct PendingOperator {
+    let kind: ExpressionOperator
+    let tokenIndex: Int
+}
 
-    /// `-` followed by a number literal, as a negative constant.
-    mutating func parseNegativeLiteral() throws -> CDExpression {
-        let minus = index
-        advance()
-        switch current.kind {
-        case .integer(let magnitude):
-            advance()
-            if magnitude <= UInt64(Int64.max) { return .constant(.int64(-Int64(magnitude))) }
-            if magnitude == UInt64(Int64.max) + 1 { return .constant(.int64(.min)) }
-            return .constant(.double(-Double(magnitude)))
-        case .double(let value):
-            advance()
-            return .constant(.double(-value))
-        default:
-            throw notSupportedYet(at: minus, what: "negating a non-literal")
+/// The operators between and before expression operands, by precedence.
+enum ExpressionOperator {
+    case union, intersect, minus
+    case add, subtract, multiply, divide
+    case negate
+    case power
+
+    /// The binary operator the token writes, if any.
+    static func binary(at token: PredicateToken) -> ExpressionOperator? {
+        switch token.kind {
+        case .keyword(.setUnion): return .union
+        case .keyword(.setIntersect): return .intersect
+        case .keyword(.setMinus): return .minus
+        case .symbol(.plus): return .add
+        case .symbol(.minus): return .subtract
+        case .symbol(.star): return .multiply
+        case .symbol(.slash): return .divide
+        case .symbol(.power): return .power
+        default: return nil
         }
     }
 
-    /// One `.key` or `[…]` after `base`, or `nil` when none follows.
-    mutating func parsePostfixStep(after base: CDExpression) throws -> CDExpression? {
-        if check(.leftBracket) { throw notSupportedYet(at: index, what: "index access '[…]'") }
-        guard skip(.dot) else { return nil }
+    private var precedence: Int {
+        switch self {
+        case .union, .intersect, .minus: return 1
+        case .add, .subtract: return 2
+        case .multiply, .divide: return 3
+        case .negate: return 4
+        case .power: return 5
+        }
+    }
+
+    /// Whether this operator, on the stack, applies before `incoming` is pushed:
+    /// `**` groups to the right, the others to the left.
+    func reducesBefore(_ incoming: ExpressionOperator) -> Bool {
+        if incoming == .power { return precedence > incoming.precedence }
+        return precedence >= incoming.precedence
+    }
+
+    /// The function name a binary arithmetic operator folds to.
+    fileprivate var functionName: String? {
+        switch self {
+        case .add: return "add:to:"
+        case .subtract, .negate: return PredicateFunctions.subtract
+        case .multiply: return "multiply:by:"
+        case .divide: return "divide:by:"
+        case .power: return "raise:toPower:"
+        case .union, .intersect, .minus: return nil
+        }
+    }
+}
+
+extension PredicateParser {
+    /// Replaces the top operand(s) with `kind` applied to them.
+    static func reduce(_ kind: ExpressionOperator, on operands: inout [CDExpression]) {
+        let right = operands.removeLast()
+        if kind == .negate {
+            operands.append(CDExpression(.function(PredicateFunctions.subtract, arguments: [.constant(.int64(0)), right])))
+            return
+        }
+        let left = operands.removeLast()
+        switch kind {
+        case .union: operands.append(CDExpression(.unionSet(left, right)))
+        case .intersect: operands.append(CDExpression(.intersectSet(left, right)))
+        case .minus: operands.append(CDExpression(.minusSet(left, right)))
+        default: operands.append(CDExpression(.function(kind.functionName ?? "", arguments: [left, right])))
+        }
+    }
+
+    /// `-` directly followed by a number literal (and no `**`, `.` or `[` after it), as a
+    /// negative constant; `nil`, consuming nothing, for any other `-`.
+    mutating func parseNegativeLiteral() throws -> CDExpression? {
+        let following = token(after: index + 1)
+        if following.is(.power) || following.is(.dot) || following.is(.leftBracket) { return nil }
+        let literal: CDExpression
+        switch token(after: index).kind {
+        case .integer(let magnitude):
+            if magnitude <= UInt64(Int64.max) {
+                literal = .constant(.int64(-Int64(magnitude)))
+            } else if magnitude == UInt64(Int64.max) + 1 {
+                literal = .constant(.int64(.min))
+            } else {
+                literal = .constant(.double(-Double(magnitude)))
+            }
+        case .double(let value):
+            literal = .constant(.double(-value))
+        default:
+            return nil
+        }
+        advance()
+        advance()
+        return literal
+    }
+
+    /// Whether `.key` after `expression` wraps it in a `.member` (rather than extending a key path).
+    static func wrapsOnMember(_ expression: CDExpression) -> Bool {
+        switch expression.kind {
+        case .keyPath, .evaluatedObject, .member: return false
+        default: return true
+        }
+    }
+
+    /// `.key` after `base`: extends a key path, or reads a key from another expression's value.
+    mutating func parseMember(of base: CDExpression) throws -> CDExpression {
+        advance()
         let key = try parseKeyComponent()
         switch base.kind {
         case .keyPath(let path): return .keyPath(path + "." + key)
@@ -103,6 +226,20 @@ extension PredicateParser {
         case .member(let inner, let path): return CDExpression(.member(inner, keyPath: path + "." + key))
         default: return CDExpression(.member(base, keyPath: key))
         }
+    }
+
+    /// `FIRST`, `LAST` or `SIZE` inside `[…]`, when followed by `]`.
+    mutating func parseIndexKeyword() -> CDExpression.Index? {
+        guard token(after: index).is(.rightBracket) else { return nil }
+        let position: CDExpression.Index
+        switch current.kind {
+        case .keyword(.first): position = .first
+        case .keyword(.last): position = .last
+        case .keyword(.size): position = .size
+        default: return nil
+        }
+        advance()
+        return position
     }
 
     /// One key after a `.`: a name, a `#`-escaped name, a reserved word, or `@operator`.
@@ -116,9 +253,14 @@ extension PredicateParser {
             advance()
             return token.text
         case .symbol(.at):
+            let atIndex = index
             advance()
             guard case .identifier(let name) = current.kind else {
                 throw error("expected a collection operator after '@', found \(describeCurrent)", at: index)
+            }
+            guard PredicateFunctions.collectionOperators.contains("@" + name) else {
+                let known = PredicateFunctions.collectionOperators.sorted().joined(separator: ", ")
+                throw error("unknown collection operator '@\(name)' (known: \(known))", at: atIndex)
             }
             advance()
             return "@" + name
@@ -127,14 +269,13 @@ extension PredicateParser {
         }
     }
 
-    /// A `CAST` of constants folded to a typed constant, or else the `castObject:toType:` function.
-    func foldCast(_ value: CDExpression, to type: CDExpression, typeIndex: Int) throws -> CDExpression {
-        if case .constantValue(let constant) = value.kind, case .constantValue(.string(let typeName)) = type.kind {
-            if let folded = PredicateCast.fold(constant, to: typeName) { return .constant(folded) }
-            if PredicateCast.isFoldable(typeName) {
-                throw error("cannot convert \(constant) to \(typeName)", at: typeIndex)
-            }
+    /// An aggregate's expression: an array constant when all elements are constants.
+    static func foldAggregate(_ elements: [CDExpression]) -> CDExpression {
+        var values: [CDValue] = []
+        for element in elements {
+            guard case .constantValue(let value) = element.kind else { return CDExpression(.aggregate(elements)) }
+            values.append(value)
         }
-        return CDExpression(.function(PredicateCast.functionName, arguments: [value, type]))
+        return .constant(.array(values))
     }
 }

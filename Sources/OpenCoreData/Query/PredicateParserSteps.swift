@@ -10,6 +10,9 @@ extension PredicateParser {
         if !tokens[index].isEnd { index += 1 }
     }
 
+    /// The token after the one at `tokenIndex` (`.end` at the end).
+    func token(after tokenIndex: Int) -> PredicateToken { tokens[min(tokenIndex + 1, tokens.count - 1)] }
+
     func check(_ symbol: PredicateSymbol) -> Bool { tokens[index].is(symbol) }
 
     func check(_ keyword: PredicateKeyword) -> Bool { tokens[index].is(keyword) }
@@ -56,12 +59,18 @@ extension PredicateParser {
         return CDPredicate(value: value)
     }
 
-    /// Counts a comparison and rejects the modifiers not supported yet.
-    mutating func beginComparison() throws {
+    /// Counts a comparison and reads its modifier, if any.
+    mutating func beginComparison() throws -> PredicateModifier {
         try countTerm()
-        if check(.any) || check(.some) || check(.all) || check(.none) {
-            throw notSupportedYet(at: index)
+        let modifier: PredicateModifier
+        switch current.kind {
+        case .keyword(.any), .keyword(.some): modifier = .any
+        case .keyword(.all): modifier = .all
+        case .keyword(.none): modifier = .none
+        default: return .direct
         }
+        advance()
+        return modifier
     }
 
     /// The comparison operator at the current token.
@@ -74,20 +83,120 @@ extension PredicateParser {
         case .symbol(.lessOrEqual): type = .lessThanOrEqualTo
         case .symbol(.greater): type = .greaterThan
         case .symbol(.greaterOrEqual): type = .greaterThanOrEqualTo
-        case .keyword(.like), .keyword(.matches), .keyword(.beginsWith), .keyword(.endsWith),
-             .keyword(.contains), .keyword(.in), .keyword(.between):
-            throw notSupportedYet(at: index)
+        case .keyword(.like): type = .like
+        case .keyword(.matches): type = .matches
+        case .keyword(.beginsWith): type = .beginsWith
+        case .keyword(.endsWith): type = .endsWith
+        case .keyword(.contains): type = .contains
+        case .keyword(.in): type = .in
+        case .keyword(.between): type = .between
         default:
             throw error("expected a comparison operator, found \(describeCurrent)", at: index)
         }
         advance()
-        if check(.leftBracket) { throw notSupportedYet(at: index, what: "comparison options '[…]'") }
         return type
+    }
+
+    /// `[c]`, `[d]`, `[n]` or a combination (`[cd]`), in any case, after an operator.
+    mutating func parseComparisonOptions() throws -> CDComparisonPredicate.Options {
+        guard skip(.leftBracket) else { return [] }
+        let lettersIndex = index
+        guard case .identifier(let letters) = current.kind else {
+            throw error("expected comparison options such as 'c', 'd' or 'cd' after '[', found \(describeCurrent)", at: index)
+        }
+        var options: CDComparisonPredicate.Options = []
+        for letter in letters.lowercased() {
+            let option: CDComparisonPredicate.Options
+            switch letter {
+            case "c": option = .caseInsensitive
+            case "d": option = .diacriticInsensitive
+            case "n": option = .normalized
+            default:
+                throw error("unknown comparison option '\(letter)' in \(describeCurrent) (options are c, d and n)", at: lettersIndex)
+            }
+            guard !options.contains(option) else {
+                throw error("comparison option '\(letter)' repeated in \(describeCurrent)", at: lettersIndex)
+            }
+            options.insert(option)
+        }
+        advance()
+        try expect(.rightBracket)
+        return options
+    }
+
+    /// The comparison predicate for parsed parts; checks `BETWEEN`'s bounds.
+    func makeComparison(
+        _ left: CDExpression, _ type: CDComparisonPredicate.Operator, _ right: CDExpression,
+        modifier: PredicateModifier, options: CDComparisonPredicate.Options, operatorIndex: Int
+    ) throws -> CDPredicate {
+        if type == .between, let count = Self.literalElementCount(right), count != 2 {
+            throw error("BETWEEN needs two bounds, {lower, upper}; found \(count)", at: operatorIndex)
+        }
+        let treeModifier: CDComparisonPredicate.Modifier
+        switch modifier {
+        case .direct: treeModifier = .direct
+        case .any, .none: treeModifier = .any
+        case .all: treeModifier = .all
+        }
+        let comparison = CDComparisonPredicate(
+            leftExpression: left, rightExpression: right, modifier: treeModifier, type: type, options: options
+        )
+        return modifier == .none ? CDCompoundPredicate(notPredicateWithSubpredicate: comparison) : comparison
+    }
+
+    /// The number of elements of a literal collection (`{…}` or an array constant).
+    private static func literalElementCount(_ expression: CDExpression) -> Int? {
+        switch expression.kind {
+        case .aggregate(let elements): return elements.count
+        case .constantValue(.array(let values)): return values.count
+        default: return nil
+        }
+    }
+
+    /// Whether the `(` at the current token opens an expression (the left side of a
+    /// comparison) rather than a parenthesized predicate: its `)` is followed by an operator.
+    func startsParenthesizedExpression() -> Bool {
+        let close = matchingParenthesis[index]
+        guard close >= 0, close + 1 < tokens.count else { return false }
+        switch tokens[close + 1].kind {
+        case .symbol(let symbol):
+            switch symbol {
+            case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual,
+                 .plus, .minus, .star, .slash, .power, .dot, .leftBracket:
+                return true
+            default:
+                return false
+            }
+        case .keyword(let keyword):
+            switch keyword {
+            case .like, .matches, .beginsWith, .endsWith, .contains, .in, .between,
+                 .setUnion, .setIntersect, .setMinus:
+                return true
+            default:
+                return false
+            }
+        default:
+            return false
+        }
+    }
+
+    /// For each `(` in `tokens`, the index of its matching `)`; -1 elsewhere and when unmatched.
+    static func matchParentheses(_ tokens: [PredicateToken]) -> [Int] {
+        var matches = [Int](repeating: -1, count: tokens.count)
+        var open: [Int] = []
+        for (position, token) in tokens.enumerated() {
+            if token.is(.leftParen) {
+                open.append(position)
+            } else if token.is(.rightParen), let opening = open.popLast() {
+                matches[opening] = position
+            }
+        }
+        return matches
     }
 
     // MARK: - Leaf expressions (not recursive)
 
-    /// A literal, `%@`, `%K`, `SELF`, a key, or `@operator`.
+    /// A literal, `%@`, `%K`, `$variable`, `SELF`, `ANYKEY`, a key, or `@operator`.
     mutating func parseLeafExpression() throws -> CDExpression {
         let start = index
         switch current.kind {
@@ -111,18 +220,15 @@ extension PredicateParser {
             return try substitute(specifier, at: start)
         case .keyword(let keyword):
             return try parseKeywordLiteral(keyword)
-        case .variable:
-            throw notSupportedYet(at: start, what: "variables ('\(current.text)')")
-        case .symbol(.leftBrace):
-            throw notSupportedYet(at: start, what: "aggregates '{…}'")
-        case .symbol(.leftParen):
-            throw notSupportedYet(at: start, what: "parenthesized expressions")
+        case .variable(let name):
+            advance()
+            return .variable(name)
         default:
             throw error("expected an expression, found \(describeCurrent)", at: start)
         }
     }
 
-    /// `nil`, `TRUE`, `SELF`…; other reserved words are errors (or not supported yet).
+    /// `nil`, `TRUE`, `SELF`, `ANYKEY`; other reserved words are errors.
     private mutating func parseKeywordLiteral(_ keyword: PredicateKeyword) throws -> CDExpression {
         switch keyword {
         case .nil, .null:
@@ -137,8 +243,11 @@ extension PredicateParser {
         case .self:
             advance()
             return .evaluatedObject
-        case .subquery, .function, .ternary, .fetch, .anyKey:
-            throw notSupportedYet(at: index)
+        case .anyKey:
+            advance()
+            return CDExpression(.anyKey)
+        case .fetch:
+            throw error("FETCH expressions are not available: a predicate cannot run a fetch request", at: index)
         default:
             throw error(
                 "unexpected reserved word \(describeCurrent) (write '#\(current.text)' for a key of that name)",
@@ -152,8 +261,10 @@ extension PredicateParser {
     func error(_ problem: String, at tokenIndex: Int) -> CoreDataError {
         PredicateSyntaxError.make(problem, offset: tokens[tokenIndex].offset, format: format)
     }
+}
 
-    func notSupportedYet(at tokenIndex: Int, what: String? = nil) -> CoreDataError {
-        error("\(what ?? "'\(tokens[tokenIndex].text)'") is not supported yet", at: tokenIndex)
-    }
+/// The modifier written before a comparison. `NONE` has no tree form of its own: it
+/// becomes `NOT ANY`.
+enum PredicateModifier {
+    case direct, any, all, none
 }

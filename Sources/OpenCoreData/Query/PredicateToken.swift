@@ -7,6 +7,8 @@ struct PredicateToken: Equatable {
         case identifier(String)
         /// `#word`: a key spelled like a reserved word.
         case escapedIdentifier(String)
+        /// A function name written as a selector (`sum:`, `add:to:`), before its `(`.
+        case selector(String)
         /// A reserved word, matched case-insensitively.
         case keyword(PredicateKeyword)
         /// An integer literal's magnitude (the sign is a separate `-` token).

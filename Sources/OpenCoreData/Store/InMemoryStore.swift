@@ -203,6 +203,12 @@ struct StoredRow: KeyValueCoding, IdentifiedObject {
 
     func value(forKey key: String) -> Any? {
         guard let slot = id.entity.slots.slotByName[key] else { return nil }
+        if let relationship = id.entity.slots.relationships[slot], relationship.isToMany {
+            let related = ((try? store.relatedIDs(of: id, relationship: relationship)) ?? []).compactMap { relatedID in
+                store.rows[relatedID].map { StoredRow(store: store, id: relatedID, snapshot: $0) }
+            }
+            return EvaluatedCollection(related, isOrdered: relationship.isOrdered)
+        }
         if let related = snapshot.values[slot] as? ManagedObjectID {
             guard let row = store.rows[related] else { return nil }
             return StoredRow(store: store, id: related, snapshot: row)
