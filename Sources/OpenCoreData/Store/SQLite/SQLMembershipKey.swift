@@ -13,7 +13,7 @@ enum SQLMembershipKey {
     /// The key of a constant as its column would store it; nil when it can equal nothing.
     static func of(_ value: CDValue, options: CDComparisonPredicate.Options) -> String? {
         switch value {
-        case .null: return options.isEmpty ? "n" : nil
+        case .null: return "n"
         case .bool(let flag): return "i:\(flag ? 1 : 0)"
         case .int64(let number): return "i:\(number)"
         case .double(let number): return number.isNaN ? nil : numberKey(number)
@@ -41,7 +41,7 @@ enum SQLMembershipKey {
             let count = Int(sqlite3_value_bytes(value))
             guard count > 0, let bytes = sqlite3_value_blob(value) else { return "b:" }
             return "b:" + hex(Data(bytes: bytes, count: count))
-        default: return options.isEmpty ? "n" : nil
+        default: return "n"
         }
     }
 

@@ -16,6 +16,15 @@ enum SQLiteFunctions {
     /// `ocd_in(keys, options, value)`: 1 when `value`'s `SQLMembershipKey` is one of the
     /// JSON array `keys` (a constant list bound as one parameter), 0 otherwise.
     static let membershipFunction = "ocd_in"
+    /// `ocd_fold(options, value)`: a string folded under `[c]`/`[d]` (other values as they are).
+    static let foldFunction = "ocd_fold"
+    /// `ocd_function(name, arguments…)`: NSExpression's function `name`, computed by the
+    /// evaluator's `FunctionEvaluation`.
+    static let function = "ocd_function"
+    /// `ocd_sum(value)`, `ocd_avg(value)`: `@sum` and `@avg` by the evaluator's
+    /// `AggregateFunctions` (no integer-overflow error, as SQLite's `sum` has).
+    static let sumAggregate = "ocd_sum"
+    static let averageAggregate = "ocd_avg"
 
     /// Codes of the string operators for `ocd_string`.
     enum StringOperator: Int64 {
@@ -45,6 +54,23 @@ enum SQLiteFunctions {
             code = sqlite3_create_function_v2(connection.handle, membershipFunction, 3, flags, nil, { context, _, arguments in
                 SQLiteFunctions.membership(context, arguments)
             }, nil, nil, nil)
+        }
+        if code == SQLITE_OK {
+            code = sqlite3_create_function_v2(connection.handle, foldFunction, 2, flags, nil, { context, _, arguments in
+                SQLiteFunctions.fold(context, arguments)
+            }, nil, nil, nil)
+        }
+        if code == SQLITE_OK {
+            code = sqlite3_create_function_v2(connection.handle, function, -1, flags, context, { context, count, arguments in
+                SQLiteFunctions.call(context, Int(count), arguments)
+            }, nil, nil, nil)
+        }
+        for (name, average) in [(sumAggregate, false), (averageAggregate, true)] where code == SQLITE_OK {
+            code = sqlite3_create_function_v2(connection.handle, name, 1, flags, average ? context : nil, nil, { context, _, arguments in
+                SQLiteFunctions.collect(context, arguments)
+            }, { context in
+                SQLiteFunctions.finish(context)
+            }, nil)
         }
         for selector in CDSortDescriptor.Selector.allCases where code == SQLITE_OK {
             guard let name = collation(for: selector) else { continue }
@@ -92,9 +118,7 @@ enum SQLiteFunctions {
             do {
                 result = try StringMatching.matches(text, pattern, options)
             } catch {
-                let errors = Unmanaged<SQLiteFunctionErrors>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
-                errors.pending = error as? CoreDataError ?? CoreDataError(.invalidPredicate, "\(error)")
-                sqlite3_result_error(context, "invalid regular expression", -1)
+                fail(context, error)
                 return
             }
         }
@@ -115,6 +139,64 @@ enum SQLiteFunctions {
         }
         let found = SQLMembershipKey.of(arguments[2], options: options).map(keys.keys.contains) ?? false
         sqlite3_result_int64(context, found ? 1 : 0)
+    }
+
+    private static func fold(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+        guard let arguments else { return }
+        guard let text = text(arguments[1]) else {
+            sqlite3_result_value(context, arguments[1])
+            return
+        }
+        let options = CDComparisonPredicate.Options(rawValue: UInt8(truncatingIfNeeded: sqlite3_value_int64(arguments[0])))
+        SQLiteResult.set(context, to: StringMatching.fold(text, options))
+    }
+
+    private static func call(_ context: OpaquePointer?, _ count: Int, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+        guard let arguments, count >= 1, let name = text(arguments[0]) else { return }
+        let values = (1..<count).map { SQLiteResult.value(arguments[$0]) }
+        do {
+            SQLiteResult.set(context, to: try FunctionEvaluation.call(name, values))
+        } catch {
+            fail(context, error)
+        }
+    }
+
+    /// Collects one aggregated value in the aggregate's context.
+    private static func collect(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+        guard let arguments, let slot = sqlite3_aggregate_context(context, Int32(MemoryLayout<UnsafeMutableRawPointer?>.size)) else { return }
+        let storage = slot.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        if storage.pointee == nil { storage.pointee = Unmanaged.passRetained(AggregateValues()).toOpaque() }
+        let values = Unmanaged<AggregateValues>.fromOpaque(storage.pointee!).takeUnretainedValue()
+        if let value = SQLiteResult.value(arguments[0]) { values.values.append(value) }
+    }
+
+    private static func finish(_ context: OpaquePointer?) {
+        let isAverage = sqlite3_user_data(context) != nil
+        var values: [Any] = []
+        if let slot = sqlite3_aggregate_context(context, 0) {
+            let storage = slot.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+            if let box = storage.pointee {
+                values = Unmanaged<AggregateValues>.fromOpaque(box).takeRetainedValue().values
+                storage.pointee = nil
+            }
+        }
+        do {
+            SQLiteResult.set(context, to: isAverage ? try AggregateFunctions.average(values, in: "@avg") : try AggregateFunctions.sum(values, in: "@sum"))
+        } catch {
+            sqlite3_result_error(context, "\(error)", -1)
+        }
+    }
+
+    /// The values one aggregate call has seen so far.
+    private final class AggregateValues {
+        var values: [Any] = []
+    }
+
+    /// Leaves `error` for the connection to throw, and fails the statement.
+    private static func fail(_ context: OpaquePointer?, _ error: any Error) {
+        let errors = Unmanaged<SQLiteFunctionErrors>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
+        errors.pending = error as? CoreDataError ?? CoreDataError(.invalidPredicate, "\(error)")
+        sqlite3_result_error(context, "\(errors.pending!.message)", -1)
     }
 
     // MARK: - Reading values

@@ -54,8 +54,9 @@ extension SQLiteQuery {
         switch test.op {
         case .equalTo, .notEqualTo:
             let negated = test.op == .notEqualTo
-            if !test.options.isEmpty {
-                let equal = try stringTest(.equals, left, right, test.options)
+            if !test.options.isEmpty && left.kind.mayBeString && right.kind.mayBeString {
+                // Folded when both are strings; nil still equals only nil.
+                let equal = "(\(try stringTest(.equals, left, right, test.options)) OR (\(left.sql) IS NULL AND \(right.sql) IS NULL))"
                 return negated ? "NOT \(equal)" : equal
             }
             guard left.kind.isComparable(with: right.kind) || left.kind == .null || right.kind == .null else {
@@ -63,10 +64,10 @@ extension SQLiteQuery {
                 return negated ? "NOT \(bothNil)" : bothNil
             }
             return "(\(left.sql) \(negated ? "IS NOT" : "IS") \(right.sql))"
-        case .lessThan: return try ordered(left, "<", right)
-        case .lessThanOrEqualTo: return try ordered(left, "<=", right)
-        case .greaterThan: return try ordered(left, ">", right)
-        case .greaterThanOrEqualTo: return try ordered(left, ">=", right)
+        case .lessThan: return try ordered(folded(left, test), "<", folded(right, test))
+        case .lessThanOrEqualTo: return try ordered(folded(left, test), "<=", folded(right, test))
+        case .greaterThan: return try ordered(folded(left, test), ">", folded(right, test))
+        case .greaterThanOrEqualTo: return try ordered(folded(left, test), ">=", folded(right, test))
         case .beginsWith: return try stringTest(.beginsWith, left, right, test.options)
         case .endsWith: return try stringTest(.endsWith, left, right, test.options)
         case .like: return try stringTest(.like, left, right, test.options)
@@ -76,6 +77,13 @@ extension SQLiteQuery {
         case .between:
             throw CoreDataError(.invalidPredicate, "\(test.format): BETWEEN needs {lower, upper} on the right.")
         }
+    }
+
+    /// A string folded under `[c]`/`[d]` for an ordering comparison (`ocd_fold` leaves
+    /// other values alone).
+    private func folded(_ value: SQLScalar, _ test: Test) -> SQLScalar {
+        guard !test.options.isEmpty, value.kind.mayBeString else { return value }
+        return SQLScalar(sql: "\(SQLiteFunctions.foldFunction)(\(test.options.rawValue), \(value.sql))", kind: value.kind, isNullable: value.isNullable)
     }
 
     /// `left op right`, false when either is nil or they do not order.
@@ -116,15 +124,20 @@ extension SQLiteQuery {
                 (try? scalarKind(element)).map { left.kind.isComparable(with: $0) || $0 == .null } ?? false
             }.compactMap { SQLMembershipKey.of($0, options: test.options) }
             if keys.isEmpty { return "0" }
-            if !test.options.isEmpty && !left.kind.mayBeString { return "0" }
             let parameter = bind(.text(SQLMembershipKeys.json(Array(Set(keys)))))
             return "\(SQLiteFunctions.membershipFunction)(\(parameter), \(test.options.rawValue), \(left.sql))"
         case .scalar(let text):
             if case .collection = value { throw CoreDataError(.invalidFetchRequest, "\(test.format): a to-many key is not allowed here.") }
+            guard text.kind.mayBeString || text.kind == .null else {
+                throw CoreDataError(.invalidPredicate, "\(test.format): \(PredicateFormatPrinter.symbol(for: test.op)) needs a collection or a string, not a \(text.kind) value.")
+            }
             return try stringTest(.contains, text, try scalar(value), test.options)
         case .constant(let constant):
             if case .collection = value { throw CoreDataError(.invalidFetchRequest, "\(test.format): a to-many key is not allowed here.") }
-            guard case .string = constant else { return "0" }
+            if case .null = constant { return "0" }
+            guard case .string = constant else {
+                throw CoreDataError(.invalidPredicate, "\(test.format): \(PredicateFormatPrinter.symbol(for: test.op)) needs a collection or a string, not \(constant).")
+            }
             return try stringTest(.contains, try scalar(constant), try scalar(value), test.options)
         }
     }

@@ -181,8 +181,8 @@ extension SQLiteQuery {
     /// The value of a constant expression, computed by the in-memory evaluator.
     static func fold(_ expression: CDExpression) throws -> CDValue {
         if case .constantValue(let value) = expression.kind { return value }
-        let value = try PredicateEvaluator.value(of: expression, with: nil)
-        guard let converted = CDValue(converting: value) else {
+        let value = try PredicateEvaluator.value(of: expression, in: EvaluationScope(object: nil))
+        guard let converted = CDValue(converting: EvaluatedCollection.plain(value)) else {
             throw CoreDataError(.invalidPredicate, "\(expression.format) gives a value a store query cannot use.")
         }
         return converted

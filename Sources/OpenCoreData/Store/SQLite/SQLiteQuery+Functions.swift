@@ -1,41 +1,47 @@
 import Foundation
 
-/// NSExpression's functions over stored values, as native SQL where SQLite gives the
-/// evaluator's answer: integers stay integers and overflow to REAL (as SQLite's `+ - *`
-/// do), `divide:by:` is always a double, division by zero and any nil operand give nil.
+/// NSExpression's functions over stored values. `+`, `-` and `*` of two numbers are
+/// native SQL, which gives the evaluator's answer (integers stay integers and overflow to
+/// REAL; nil gives nil); every other function runs the evaluator's own
+/// `FunctionEvaluation` through `ocd_function`, with its name bound as a parameter, so
+/// results and errors (a wrong operand type is a typed `.invalidPredicate` from the
+/// fetch) are the same. A statistics function over one to-many argument (`sum:`,
+/// `count:`, `average:`, `min:`, `max:`) is the matching aggregate subquery.
 extension SQLiteQuery {
     mutating func function(_ name: String, _ arguments: [CDExpression], _ expression: CDExpression) throws -> SQLOperand {
-        if name == "count:", arguments.count == 1, case .collection(let collection) = try operand(arguments[0]) {
-            return .scalar(SQLScalar(sql: "(SELECT count(*) \(collection.body()))", kind: .number, isNullable: false))
+        if let collectionOperator = Self.collectionOperators[name], arguments.count == 1,
+           case .collection(let collection) = try operand(arguments[0]) {
+            return try self.collectionOperator(collectionOperator, of: .collection(collection), then: [], whole: expression.format)
         }
         let values = try arguments.map { try scalar(operand($0), expression) }
-        func numbers(_ count: Int) throws -> [SQLScalar]? {
-            guard values.count == count else {
-                throw CoreDataError(.invalidPredicate, "\(expression.format): \(name) takes \(count) argument\(count == 1 ? "" : "s").")
-            }
-            // A non-number operand gives nil, as in memory.
-            return values.allSatisfy({ $0.kind == .number || $0.kind == .any }) ? values : nil
+        if let op = Self.nativeOperators[name], values.count == 2, values.allSatisfy({ $0.kind == .number }) {
+            return .scalar(SQLScalar(sql: "(\(values[0].sql) \(op) \(values[1].sql))", kind: .number))
         }
-        let null = SQLOperand.scalar(SQLScalar(sql: "NULL", kind: .null))
-        func number(_ sql: String) -> SQLOperand { .scalar(SQLScalar(sql: sql, kind: .number)) }
+        let call = ([bind(.text(name))] + values.map(\.sql)).joined(separator: ", ")
+        return .scalar(SQLScalar(sql: "\(SQLiteFunctions.function)(\(call))", kind: Self.resultKind(name, values, arguments)))
+    }
+
+    private static let nativeOperators = ["add:to:": "+", "from:subtract:": "-", "multiply:by:": "*"]
+    private static let collectionOperators = ["sum:": "@sum", "count:": "@count", "average:": "@avg", "min:": "@min", "max:": "@max"]
+
+    /// What a function returns, for comparing it with other values.
+    private static func resultKind(_ name: String, _ values: [SQLScalar], _ arguments: [CDExpression]) -> SQLValueKind {
+        let kinds = values.map(\.kind)
         switch name {
-        case "add:to:", "from:subtract:", "multiply:by:":
-            guard let v = try numbers(2) else { return null }
-            let op = name == "add:to:" ? "+" : name == "from:subtract:" ? "-" : "*"
-            return number("(\(v[0].sql) \(op) \(v[1].sql))")
-        case "divide:by:":
-            guard let v = try numbers(2) else { return null }
-            return number("(CAST(\(v[0].sql) AS REAL) / \(v[1].sql))")
-        case "modulus:by:":
-            guard let v = try numbers(2) else { return null }
-            // SQLite's % truncates REAL operands to integers; only integers are exact natively.
-            return number("(CASE WHEN typeof(\(v[0].sql)) = 'integer' AND typeof(\(v[1].sql)) = 'integer' THEN \(v[0].sql) % \(v[1].sql) WHEN \(v[1].sql) = 0 THEN NULL ELSE \(v[0].sql) - \(v[1].sql) * trunc(\(v[0].sql) / \(v[1].sql)) END)")
-        case "abs:":
-            guard let v = try numbers(1) else { return null }
-            return number("(CASE WHEN \(v[0].sql) = -9223372036854775808 THEN 9223372036854775808.0 ELSE abs(\(v[0].sql)) END)")
-        default:
-            break
+        case "add:to:": return kinds.contains(.date) ? .date : .number
+        case "from:subtract:": return kinds.first == .date && kinds.last != .date ? .date : .number
+        case "uppercase:", "lowercase:": return .string
+        case "min:", "max:", "noindex:": return kinds.allSatisfy { $0 == kinds.first } ? kinds.first ?? .null : .any
+        case "mode:": return .incomparable
+        case "castObject:toType:":
+            guard arguments.count == 2, case .constantValue(.string(let type)) = arguments[1].kind else { return .any }
+            switch type {
+            case "NSNumber": return .number
+            case "NSString": return .string
+            case "NSDate": return .date
+            default: return .any
+            }
+        default: return .number
         }
-        throw CoreDataError(.invalidPredicate, "\(expression.format): the function \(name) cannot run over stored values in a store query.")
     }
 }

@@ -151,7 +151,8 @@ extension SQLiteQuery {
             guard element.kind == .number || element.kind == .any else {
                 throw CoreDataError(.invalidPredicate, "'\(keyPath)': \(op) needs numbers.", key: keyPath)
             }
-            let sql = op == "@sum" ? "(SELECT coalesce(sum(\(element.sql)), 0) \(collection.body()))" : "(SELECT avg(\(element.sql)) \(collection.body()))"
+            let function = op == "@sum" ? SQLiteFunctions.sumAggregate : SQLiteFunctions.averageAggregate
+            let sql = "(SELECT \(function)(\(element.sql)) \(collection.body()))"
             return .scalar(SQLScalar(sql: sql, kind: .number, isNullable: op == "@avg"))
         case "@min", "@max":
             let function = op == "@min" ? "min" : "max"
