@@ -46,7 +46,43 @@ struct StoreFetch {
         case .comparison(let comparison):
             try checkKeyPaths(in: comparison.leftExpression, from: entity, variables: variables)
             try checkKeyPaths(in: comparison.rightExpression, from: entity, variables: variables)
+            guard comparison.comparisonPredicateModifier == .direct else { return }
+            let op = comparison.predicateOperatorType
+            if op != .contains, let keyPath = toManyKeyPath(comparison.leftExpression, from: entity, variables: variables) {
+                throw toManyNotAllowed(keyPath, in: comparison)
+            }
+            if op != .in, let keyPath = toManyKeyPath(comparison.rightExpression, from: entity, variables: variables) {
+                throw toManyNotAllowed(keyPath, in: comparison)
+            }
         }
+    }
+
+    /// The key path of `expression` when it yields a to-many collection (it goes through a
+    /// to-many relationship and no collection operator reduces it).
+    private static func toManyKeyPath(_ expression: CDExpression, from entity: EntityDescription, variables: [String: EntityDescription]) -> String? {
+        let start: EntityDescription?
+        let keyPath: String
+        switch expression.kind {
+        case .keyPath(let path): (start, keyPath) = (entity, path)
+        case .member(let base, let path):
+            guard case .variable(let name) = base.kind else { return nil }
+            (start, keyPath) = (variables[name], path)
+        default: return nil
+        }
+        guard var current = start, !keyPath.contains("@") else { return nil }
+        for name in keyPath.split(separator: ".").map(String.init) {
+            guard let slot = current.slots.slot(forKey: name),
+                  let relationship = current.slots.properties[slot] as? RelationshipDescription,
+                  let destination = relationship.destinationEntity else { return nil }
+            if relationship.isToMany { return keyPath }
+            current = destination
+        }
+        return nil
+    }
+
+    /// Core Data's "to-many key not allowed here".
+    private static func toManyNotAllowed(_ keyPath: String, in comparison: CDComparisonPredicate) -> CoreDataError {
+        CoreDataError(.invalidFetchRequest, "\(comparison.predicateFormat): the to-many key '\(keyPath)' is not allowed here; use ANY, ALL, NONE, IN, CONTAINS, a collection operator or SUBQUERY.", key: keyPath)
     }
 
     /// Verifies the key paths of one expression; returns the entity of the objects it
