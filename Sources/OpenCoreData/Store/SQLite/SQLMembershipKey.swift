@@ -58,16 +58,22 @@ enum SQLMembershipKey {
     }
 }
 
-/// The keys of one constant collection, decoded once per statement execution.
+/// The keys of one constant collection, decoded once per statement execution. Keys are
+/// compared by their UTF-8 bytes: Swift's `String` equality would also equate canonically
+/// equivalent strings ("é" and "e\u{301}"), which `ValueComparison` keeps apart.
 final class SQLMembershipKeys {
-    let keys: Set<String>
+    private let keys: Set<Data>
 
     init(json: String) {
-        keys = Set((try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? [])
+        keys = Set(((try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []).map { Data($0.utf8) })
     }
 
-    /// The JSON parameter for `keys`.
+    func contains(_ key: String) -> Bool { keys.contains(Data(key.utf8)) }
+
+    /// The JSON parameter for `keys`, each once.
     static func json(_ keys: [String]) -> String {
-        (try? String(decoding: JSONEncoder().encode(keys), as: UTF8.self)) ?? "[]"
+        var seen = Set<Data>()
+        let unique = keys.filter { seen.insert(Data($0.utf8)).inserted }
+        return (try? String(decoding: JSONEncoder().encode(unique), as: UTF8.self)) ?? "[]"
     }
 }

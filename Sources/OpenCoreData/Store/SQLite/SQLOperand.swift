@@ -64,6 +64,15 @@ struct SQLCollection {
     var source: SQLSource?
     /// The column ordering the elements of an ordered relationship.
     var orderColumn: String?
+    /// The key of the row owning the collection when a to-one step before it may be nil:
+    /// the collection is then nil (not empty), so aggregates over it are nil too.
+    var owner: String?
+
+    /// `aggregate` (a scalar subquery over the elements), nil when the collection is.
+    func aggregate(_ sql: String) -> String {
+        guard let owner else { return sql }
+        return "(CASE WHEN \(owner) IS NULL THEN NULL ELSE \(sql) END)"
+    }
 
     /// `FROM … WHERE …` with `extra` conditions, nil elements left out.
     func body(_ extra: [String] = []) -> String {

@@ -137,7 +137,7 @@ enum SQLiteFunctions {
                 Unmanaged<SQLMembershipKeys>.fromOpaque(pointer!).release()
             }
         }
-        let found = SQLMembershipKey.of(arguments[2], options: options).map(keys.keys.contains) ?? false
+        let found = SQLMembershipKey.of(arguments[2], options: options).map(keys.contains) ?? false
         sqlite3_result_int64(context, found ? 1 : 0)
     }
 

@@ -124,7 +124,7 @@ extension SQLiteQuery {
                 (try? scalarKind(element)).map { left.kind.isComparable(with: $0) || $0 == .null } ?? false
             }.compactMap { SQLMembershipKey.of($0, options: test.options) }
             if keys.isEmpty { return "0" }
-            let parameter = bind(.text(SQLMembershipKeys.json(Array(Set(keys)))))
+            let parameter = bind(.text(SQLMembershipKeys.json(keys)))
             return "\(SQLiteFunctions.membershipFunction)(\(parameter), \(test.options.rawValue), \(left.sql))"
         case .scalar(let text):
             if case .collection = value { throw CoreDataError(.invalidFetchRequest, "\(test.format): a to-many key is not allowed here.") }

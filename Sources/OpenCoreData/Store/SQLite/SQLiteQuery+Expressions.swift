@@ -72,6 +72,8 @@ extension SQLiteQuery {
         guard case .collection(var collection) = try operand(collectionExpression), let source = collection.source else {
             throw CoreDataError(.invalidPredicate, "SUBQUERY(\(collectionExpression.format), $\(variable), …) needs a to-many relationship as its collection in a store query.")
         }
+        // SUBQUERY over a nil collection is an empty collection, not nil.
+        collection.owner = nil
         let shadowed = variables[variable]
         variables[variable] = source
         defer { variables[variable] = shadowed }
@@ -98,7 +100,7 @@ extension SQLiteQuery {
         var descending = false
         switch index {
         case .size:
-            return .scalar(SQLScalar(sql: "(SELECT count(*) \(collection.body()))", kind: .number, isNullable: false))
+            return .scalar(SQLScalar(sql: collection.aggregate("(SELECT count(*) \(collection.body()))"), kind: .number, isNullable: collection.owner != nil))
         case .first: offset = "0"
         case .last: offset = "0"; descending = true
         case .expression(let position):

@@ -66,6 +66,7 @@ extension SQLiteQuery {
             if collection == nil {
                 let first = steps.removeFirst()
                 collection = SQLCollection(from: [first.table], conditions: [first.on], element: SQLScalar(sql: "", kind: .null))
+                if current.alias != source.alias { collection!.owner = "\(current.alias).Z_PK" }
             }
             collection!.from += steps.map { "JOIN \($0.table) ON \($0.on)" }
             collection!.orderColumn = schema.orderColumn(for: relationship).map { "\(next.alias).\($0)" }
@@ -146,14 +147,15 @@ extension SQLiteQuery {
         let element = collection.element
         switch op {
         case "@count":
-            return .scalar(SQLScalar(sql: "(SELECT count(*) \(collection.body()))", kind: .number, isNullable: false))
+            let count = "(SELECT count(*) \(collection.body()))"
+            return .scalar(SQLScalar(sql: collection.aggregate(count), kind: .number, isNullable: collection.owner != nil))
         case "@sum", "@avg":
             guard element.kind == .number || element.kind == .any else {
                 throw CoreDataError(.invalidPredicate, "'\(keyPath)': \(op) needs numbers.", key: keyPath)
             }
             let function = op == "@sum" ? SQLiteFunctions.sumAggregate : SQLiteFunctions.averageAggregate
             let sql = "(SELECT \(function)(\(element.sql)) \(collection.body()))"
-            return .scalar(SQLScalar(sql: sql, kind: .number, isNullable: op == "@avg"))
+            return .scalar(SQLScalar(sql: collection.aggregate(sql), kind: .number, isNullable: op == "@avg" || collection.owner != nil))
         case "@min", "@max":
             let function = op == "@min" ? "min" : "max"
             return .scalar(SQLScalar(sql: "(SELECT \(function)(\(element.sql)) \(collection.body()))", kind: element.kind))
