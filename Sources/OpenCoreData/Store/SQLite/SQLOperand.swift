@@ -74,10 +74,11 @@ struct SQLCollection {
         return "(CASE WHEN \(owner) IS NULL THEN NULL ELSE \(sql) END)"
     }
 
-    /// `FROM … WHERE …` with `extra` conditions, nil elements left out.
-    func body(_ extra: [String] = []) -> String {
+    /// `FROM … WHERE …` with `extra` conditions, nil elements left out unless `keepingNils`
+    /// (a key read after `[FIRST]` keeps the first element even when its value is nil).
+    func body(_ extra: [String] = [], keepingNils: Bool = false) -> String {
         var all = conditions
-        if element.isNullable { all.append("\(element.sql) IS NOT NULL") }
+        if element.isNullable && !keepingNils { all.append("\(element.sql) IS NOT NULL") }
         all += extra
         return "FROM " + from.joined(separator: " ") + (all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND "))
     }

@@ -50,6 +50,9 @@ extension SQLiteQuery {
             guard let source = variables[name] else { throw unboundVariable(name) }
             return try operand(keyPath: path, from: source, in: nil, whole: "$\(name).\(keyPath)")
         }
+        if case .index(let collection, let position) = base.kind, position != .size {
+            return try index(collection, position, base, then: path)
+        }
         switch try operand(base) {
         case .collection(let collection):
             guard let source = collection.source else {
@@ -91,9 +94,10 @@ extension SQLiteQuery {
         return try body(&self)
     }
 
-    /// `collection[SIZE]`, and `[FIRST]`, `[LAST]`, `[n]` of an ordered relationship.
-    private mutating func index(_ base: CDExpression, _ index: CDExpression.Index, _ expression: CDExpression) throws -> SQLOperand {
-        guard case .collection(let collection) = try operand(base) else {
+    /// `collection[SIZE]`, and `[FIRST]`, `[LAST]`, `[n]` of an ordered relationship (then
+    /// the key path `then` read from that element).
+    private mutating func index(_ base: CDExpression, _ index: CDExpression.Index, _ expression: CDExpression, then path: [String] = []) throws -> SQLOperand {
+        guard case .collection(var collection) = try operand(base) else {
             throw CoreDataError(.invalidPredicate, "\(expression.format): a store query can index only to-many relationships.")
         }
         let offset: String
@@ -112,8 +116,16 @@ extension SQLiteQuery {
         guard let order = collection.orderColumn else {
             throw CoreDataError(.invalidPredicate, "\(expression.format): [FIRST], [LAST] and [n] need an ordered relationship.")
         }
+        if !path.isEmpty {
+            guard let source = collection.source,
+                  case .collection(let values) = try operand(keyPath: path, from: source, in: collection, whole: path.joined(separator: ".")) else {
+                throw CoreDataError(.invalidPredicate, "\(expression.format): keys can be read only from an element that is an object.")
+            }
+            collection = values
+        }
         let element = collection.element
-        return .scalar(SQLScalar(sql: "(SELECT \(element.sql) \(collection.body()) ORDER BY \(order) \(descending ? "DESC" : "ASC") LIMIT 1 OFFSET \(offset))", kind: element.kind))
+        let body = collection.body(keepingNils: !path.isEmpty)
+        return .scalar(SQLScalar(sql: "(SELECT \(element.sql) \(body) ORDER BY \(order) \(descending ? "DESC" : "ASC") LIMIT 1 OFFSET \(offset))", kind: element.kind))
     }
 
     // MARK: - Scalars
