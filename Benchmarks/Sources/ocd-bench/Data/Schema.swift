@@ -50,6 +50,28 @@ enum Schema {
         """
     static let bumpSubtreeParent = "UPDATE ZITEM SET Z_OPT = Z_OPT + 1 WHERE Z_PK = (SELECT ZPARENT FROM ZITEM WHERE ZTITLE = ?)"
 
+    // W8: two case-insensitive substring tests. The data is ASCII, so SQLite's `lower()`
+    // folds exactly as `[c]` does and the hand-written query gives the same answer.
+    static let w8Needle = "QX"
+    static var selectW8: String {
+        "\(selectAllFlat) WHERE instr(lower(ZA4), lower(?1)) > 0 OR instr(lower(ZA9), lower(?1)) > 0 ORDER BY ZA5 LIMIT 50"
+    }
+
+    // W9: items with a child whose title begins with the prefix (byte-exact, as BEGINSWITH
+    // without options; titles are ASCII, so `substr` counts the same characters).
+    static let w9Prefix = "A-99"
+    static let selectW9 = """
+        SELECT t.ZTITLE FROM ZITEM t WHERE EXISTS (SELECT 1 FROM ZITEM c \
+        WHERE c.ZPARENT = t.Z_PK AND substr(c.ZTITLE, 1, length(?1)) = ?1) ORDER BY t.ZTITLE
+        """
+
+    // W10: a walk over every row reading one attribute.
+    static let selectW10 = "SELECT ZA4 FROM ZFLAT"
+    static let w10BatchSize = 20
+
+    // W11 / W12: every row goes.
+    static let deleteAllFlat = "DELETE FROM ZFLAT"
+
     /// The DDL printed in the report.
     static var printedDDL: [String] { [createFlat, createFlatIndex, createItem, createItemIndex] }
 }

@@ -64,7 +64,40 @@ struct GRDBRecordEngine: BenchEngine {
                     return Int64(records.count)
                 }
             }
-        case .w6, .w7:
+        case .w8:
+            return try GRDBSupport.timed(queue) {
+                let records = try queue.read { db in
+                    try FlatRecord
+                        .filter(sql: "instr(lower(ZA4), lower(?)) > 0 OR instr(lower(ZA9), lower(?)) > 0",
+                                arguments: [Schema.w8Needle, Schema.w8Needle])
+                        .order(FlatRecord.CodingKeys.a5)
+                        .limit(50)
+                        .fetchAll(db)
+                }
+                return Checksums.ordered(records.map(\.values))
+            }
+        case .w10:
+            return try GRDBSupport.timed(queue) {
+                try queue.read { db in
+                    var sum: Int64 = 0
+                    let cursor = try FlatRecord.fetchCursor(db)
+                    while let record = try cursor.next() { Checksums.stringSum(record.a4, into: &sum) }
+                    return sum
+                }
+            }
+        case .w11:
+            return try GRDBSupport.timed(queue) {
+                try queue.write { db in Int64(try FlatRecord.deleteAll(db)) }
+            }
+        case .w12:
+            return try GRDBSupport.timed(queue) {
+                try queue.write { db in
+                    let records = try FlatRecord.fetchAll(db)
+                    for record in records { try record.delete(db) }
+                    return Int64(records.count)
+                }
+            }
+        case .w6, .w7, .w9:
             throw UnsupportedWorkload(workload: workload, engine: .grdbRecord)
         }
     }

@@ -74,6 +74,47 @@ struct GRDBRowEngine: BenchEngine {
                     return Int64(keys.count)
                 }
             }
+        case .w8:
+            return try GRDBSupport.timed(queue) {
+                let rows = try queue.read { db in
+                    try Self.flatRows(Row.fetchCursor(db, sql: Schema.selectW8, arguments: [Schema.w8Needle]))
+                }
+                return Checksums.ordered(rows.map(\.values))
+            }
+        case .w9:
+            return try GRDBSupport.timed(queue) {
+                let titles = try queue.read { db in try String.fetchAll(db, sql: Schema.selectW9, arguments: [Schema.w9Prefix]) }
+                return Checksums.orderedStrings(titles)
+            }
+        case .w10:
+            return try GRDBSupport.timed(queue) {
+                try queue.read { db in
+                    var sum: Int64 = 0
+                    let cursor = try String.fetchCursor(db, sql: Schema.selectW10)
+                    while let value = try cursor.next() { Checksums.stringSum(value, into: &sum) }
+                    return sum
+                }
+            }
+        case .w11:
+            return try GRDBSupport.timed(queue) {
+                try queue.write { db in
+                    let count = try Int64.fetchOne(db, sql: "SELECT count(*) FROM ZFLAT") ?? 0
+                    try db.execute(sql: Schema.deleteAllFlat)
+                    return count
+                }
+            }
+        case .w12:
+            return try GRDBSupport.timed(queue) {
+                try queue.write { db in
+                    let keys = try Int64.fetchAll(db, sql: Schema.selectAllKeys)
+                    let delete = try db.cachedStatement(sql: Schema.deleteFlat)
+                    for key in keys {
+                        delete.setUncheckedArguments([key])
+                        try delete.execute()
+                    }
+                    return Int64(keys.count)
+                }
+            }
         case .w6, .w7:
             throw UnsupportedWorkload(workload: workload, engine: .grdbRow)
         }

@@ -49,9 +49,12 @@ struct ChecksReport {
     private func expectedRowCount(_ workload: Workload) -> Int64 {
         let rows = Int64(options.rows)
         switch workload {
-        case .w1, .w2, .w3, .w4, .w6: return rows
+        case .w1, .w2, .w3, .w4, .w6, .w8: return rows
         case .w5: return rows - (rows + 9) / 10
         case .w7: return Int64(ItemTree.totalCount - ItemTree.subtreeSize)
+        case .w9: return Int64(ItemTree.totalCount)
+        case .w10: return Int64(Workload.w10.flatRowCount(options.rows))
+        case .w11, .w12: return 0
         }
     }
 }

@@ -10,4 +10,22 @@ enum Checksums {
     static func touched(keyCount: Int, values: [String]) -> Int64 {
         values.reduce(Int64(keyCount) &* 1_000_000) { $0 &+ Int64($1.utf8.count) }
     }
+
+    /// Order-sensitive digest of strings (W9's titles), by their bytes.
+    static func orderedStrings(_ values: [String]) -> Int64 {
+        var hash = FNV1a()
+        for value in values {
+            for byte in value.utf8 { hash.add(UInt64(byte)) }
+            hash.add(0xFF)
+        }
+        return Int64(bitPattern: hash.value)
+    }
+
+    /// Order-independent digest of one string per row (W10's walk), cheap enough not to
+    /// weigh on the timing: length, first and last byte of each.
+    @inline(__always)
+    static func stringSum(_ value: String, into sum: inout Int64) {
+        let bytes = value.utf8
+        sum &+= Int64(bytes.count) &+ Int64(bytes.first ?? 0) &* 257 &+ Int64(bytes.last ?? 0) &* 65_537
+    }
 }

@@ -17,7 +17,7 @@ struct ResultsTable {
         for workload in options.workloads {
             let raw = results.medianSeconds(workload, .raw)
             var cells = ["\(workload.rawValue) \(workload.title)", cell(workload, .raw, raw: nil)]
-            cells += Self.measuredEngines.map { cell(workload, $0, raw: workload.targetRatio == nil ? nil : raw) }
+            cells += Self.measuredEngines.map { cell(workload, $0, raw: workload == .w7 ? nil : raw) }
             cells.append(target(workload, raw: raw))
             cells.append(EngineKind.allCases.map { peak(workload, $0) }.joined(separator: " / "))
             lines.append("| " + cells.joined(separator: " | ") + " |")
@@ -37,7 +37,12 @@ struct ResultsTable {
     }
 
     private func target(_ workload: Workload, raw: Double?) -> String {
-        guard let ratio = workload.targetRatio else { return "— (raw is a reference only)" }
+        if let limit = workload.targetPeakMiB {
+            let bound = "peak < \(Int(limit)) MiB"
+            guard let peak = results.peakMiB(workload, .ocd) else { return bound }
+            return bound + (peak < limit ? " ✅" : " ❌")
+        }
+        guard let ratio = workload.targetRatio else { return "— (no target; ratios for reference)" }
         let bound = "≤ \(ratio.formatted(.number.precision(.fractionLength(0...1))))×"
         guard let raw, raw > 0, let ocd = results.medianSeconds(workload, .ocd) else { return bound }
         return bound + (ocd / raw <= ratio ? " ✅" : " ❌")

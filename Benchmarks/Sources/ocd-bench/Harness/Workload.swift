@@ -1,6 +1,7 @@
-/// The benchmark's workloads; see README.md for what each one does and times.
+/// The timed workloads, as the README's table describes them.
 enum Workload: String, CaseIterable, Sendable {
     case w1 = "W1", w2 = "W2", w3 = "W3", w4 = "W4", w5 = "W5", w6 = "W6", w7 = "W7"
+    case w8 = "W8", w9 = "W9", w10 = "W10", w11 = "W11", w12 = "W12"
 
     var title: String {
         switch self {
@@ -11,26 +12,42 @@ enum Workload: String, CaseIterable, Sendable {
         case .w5: "delete 10% + save"
         case .w6: "open, fetch N faults, touch 1%"
         case .w7: "cascade-delete 10,000-item subtree"
+        case .w8: "CONTAINS[c] OR CONTAINS[c], sorted, limit 50"
+        case .w9: "ANY children.title BEGINSWITH, sorted"
+        case .w10: "fetchBatchSize 20 walk over 10 N rows"
+        case .w11: "batch delete N"
+        case .w12: "context delete N + save"
         }
     }
 
     /// The largest acceptable `ocd / raw` time ratio (nil: reported without a target).
     var targetRatio: Double? {
         switch self {
-        case .w1, .w3, .w4, .w5, .w6: 1.5
+        case .w1, .w3, .w4, .w5, .w6, .w8, .w9: 1.5
         case .w2: 2
-        case .w7: nil
+        case .w7, .w10, .w11, .w12: nil
         }
     }
 
+    /// The most peak memory OpenCoreData may use, in MiB (nil: no memory target).
+    var targetPeakMiB: Double? { self == .w10 ? 64 : nil }
+
     /// Whether the workload uses the nested-list `Item` model instead of `Flat`.
-    var usesItemTree: Bool { self == .w7 }
+    var usesItemTree: Bool { self == .w7 || self == .w9 }
 
-    /// Whether the prepared database holds the `Flat` rows (all but W1 and W7).
-    var needsFlatRows: Bool { self != .w1 && self != .w7 }
+    /// Whether the prepared database holds the `Flat` rows (all but W1 and the `Item` ones).
+    var needsFlatRows: Bool { self != .w1 && !usesItemTree }
 
-    /// Engines that run the workload (W7 compares OpenCoreData with raw SQL only).
+    /// How many `Flat` rows the prepared database holds for `rows` = N.
+    func flatRowCount(_ rows: Int) -> Int { self == .w10 ? rows * 10 : rows }
+
+    /// Engines that run the workload. W7 compares OpenCoreData with raw SQL only; W9's
+    /// `Item` table has no GRDB record type, so GRDB runs it the row way only.
     func runs(on engine: EngineKind) -> Bool {
-        self != .w7 || engine == .raw || engine == .ocd
+        switch self {
+        case .w7: engine == .raw || engine == .ocd
+        case .w9: engine != .grdbRecord
+        default: true
+        }
     }
 }

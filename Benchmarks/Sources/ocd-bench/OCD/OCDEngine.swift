@@ -15,10 +15,15 @@ struct OCDEngine: BenchEngine {
         }
         let stack = try OCDStack(model: OCDModels.flat(), path: path)
         guard workload.needsFlatRows else { return }
-        let values = FlatDataset.rows(count: rows)
+        let values = FlatDataset.rows(count: workload.flatRowCount(rows))
+        // Saved in chunks, the context reset after each, so a 1,000,000-row fixture fits.
+        let chunk = 100_000
         try stack.context.performAndWait {
-            OCDFlatObjects.insert(values, into: stack.context)
-            try stack.context.save()
+            for start in stride(from: 0, to: values.count, by: chunk) {
+                OCDFlatObjects.insert(Array(values[start..<min(start + chunk, values.count)]), into: stack.context)
+                try stack.context.save()
+                stack.context.reset()
+            }
         }
     }
 
@@ -96,6 +101,49 @@ struct OCDEngine: BenchEngine {
                 for object in try context.fetch(request) { context.delete(object) }
                 try context.save()
                 return 0
+            }
+        case .w8:
+            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+                let request = OCDFlatObjects.request(asFaults: false)
+                request.predicate = try CDPredicate(format: "a4 CONTAINS[c] %@ OR a9 CONTAINS[c] %@", Schema.w8Needle, Schema.w8Needle)
+                request.sortDescriptors = [CDSortDescriptor(key: "a5", ascending: true)]
+                request.fetchLimit = 50
+                return Checksums.ordered(try context.fetch(request).map(OCDFlatObjects.values(of:)))
+            }
+        case .w9:
+            return try Self.timed(OCDStack(model: OCDModels.item(), path: path)) { context in
+                let request = FetchRequest<ManagedObject>(entityName: OCDItemTree.entityName)
+                request.predicate = try CDPredicate(format: "ANY children.title BEGINSWITH %@", Schema.w9Prefix)
+                request.sortDescriptors = [CDSortDescriptor(key: "title", ascending: true)]
+                request.returnsObjectsAsFaults = false
+                let titles = try context.fetch(request).map { $0.value(forKey: "title") as? String ?? "" }
+                return Checksums.orderedStrings(titles)
+            }
+        case .w10:
+            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+                let request = OCDFlatObjects.request(asFaults: true)
+                request.fetchBatchSize = Schema.w10BatchSize
+                var sum: Int64 = 0
+                for object in try context.fetchBatched(request) {
+                    Checksums.stringSum(object.value(forKey: "a4") as? String ?? "", into: &sum)
+                }
+                return sum
+            }
+        case .w11:
+            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+                let request = BatchDeleteRequest(fetchRequest: OCDFlatObjects.request(asFaults: true))
+                request.resultType = .resultTypeCount
+                let result = try context.execute(request) as? BatchDeleteResult
+                return Int64(result?.result as? Int ?? -1)
+            }
+        case .w12:
+            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+                let request = OCDFlatObjects.request(asFaults: true)
+                request.includesPropertyValues = false
+                let objects = try context.fetch(request)
+                for object in objects { context.delete(object) }
+                try context.save()
+                return Int64(objects.count)
             }
         }
     }

@@ -24,6 +24,11 @@ struct RawEngine: BenchEngine {
             body = { try change(db, updates: updates) }
         case .w5: body = { try delete(db) }
         case .w7: body = { try deleteSubtree(db) }
+        case .w8: body = { try fetchCompound(db) }
+        case .w9: body = { try fetchToMany(db) }
+        case .w10: body = { try walk(db) }
+        case .w11: body = { try deleteAll(db) }
+        case .w12: body = { try deleteEach(db) }
         case .w6: fatalError("handled above")
         }
         let (checksum, seconds) = try Stopwatch.time(body)
@@ -124,5 +129,55 @@ struct RawEngine: BenchEngine {
         try delete.run()
         try db.execute("COMMIT")
         return 0
+    }
+
+    // W8
+    private func fetchCompound(_ db: SQLiteConnection) throws -> Int64 {
+        let select = try db.prepare(Schema.selectW8)
+        select.bind(Schema.w8Needle, at: 1)
+        var rows: [FlatRow] = []
+        while try select.step() { rows.append(select.flatRow()) }
+        return Checksums.ordered(rows.map(\.values))
+    }
+
+    // W9
+    private func fetchToMany(_ db: SQLiteConnection) throws -> Int64 {
+        let select = try db.prepare(Schema.selectW9)
+        select.bind(Schema.w9Prefix, at: 1)
+        var titles: [String] = []
+        while try select.step() { titles.append(select.text(0)) }
+        return Checksums.orderedStrings(titles)
+    }
+
+    // W10: one streaming SELECT, nothing kept.
+    private func walk(_ db: SQLiteConnection) throws -> Int64 {
+        let select = try db.prepare(Schema.selectW10)
+        var sum: Int64 = 0
+        while try select.step() { Checksums.stringSum(select.text(0), into: &sum) }
+        return sum
+    }
+
+    // W11: one DELETE.
+    private func deleteAll(_ db: SQLiteConnection) throws -> Int64 {
+        try db.execute("BEGIN")
+        let count = try db.scalarInt("SELECT count(*) FROM ZFLAT")
+        try db.execute(Schema.deleteAllFlat)
+        try db.execute("COMMIT")
+        return count
+    }
+
+    // W12: the keys, then a prepared DELETE by key per row, in one transaction.
+    private func deleteEach(_ db: SQLiteConnection) throws -> Int64 {
+        try db.execute("BEGIN")
+        let select = try db.prepare(Schema.selectAllKeys)
+        var keys: [Int64] = []
+        while try select.step() { keys.append(select.int64(0)) }
+        let delete = try db.prepare(Schema.deleteFlat)
+        for key in keys {
+            delete.bind(key, at: 1)
+            try delete.run()
+        }
+        try db.execute("COMMIT")
+        return Int64(keys.count)
     }
 }

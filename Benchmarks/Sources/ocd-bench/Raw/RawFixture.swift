@@ -14,7 +14,7 @@ enum RawFixture {
             try db.execute(Schema.createFlat)
             try db.execute(Schema.createFlatIndex)
             if workload.needsFlatRows {
-                try insertFlat(FlatDataset.rows(count: rows), into: db)
+                try insertFlat(FlatDataset.rows(count: workload.flatRowCount(rows)), into: db)
             }
         }
     }

@@ -1,0 +1,80 @@
+import Foundation
+import Synchronization
+
+/// The `@Managed` property behind a key path whose root type is only known at run time
+/// (a `#Predicate` key path, a `SortDescriptor`'s `PartialKeyPath`).
+enum ManagedPropertyNames {
+    /// Answers already found, by key path (nil for key paths that are not properties).
+    private static let known = Mutex<[KnownKeyPath: String?]>([:])
+
+    /// The model property name of a one-component key path on a `ManagedObject` subclass,
+    /// or nil when it is not a `@Managed` property.
+    ///
+    /// `ManagedObject.propertyName(for:)` names the first `@Managed` property a key path
+    /// reads, so a longer path (`\Item.parent?.title`) or a computed property would pass
+    /// for the property it reads; a name is returned only when the key path's value type
+    /// is that property's declared type.
+    static func name(of keyPath: AnyKeyPath) -> String? {
+        let key = KnownKeyPath(keyPath: keyPath)
+        if let known = known.withLock({ $0[key] }) { return known }
+        let name = lookUpName(of: keyPath)
+        known.withLock { $0[key] = .some(name) }
+        return name
+    }
+
+    private static func lookUpName(of keyPath: AnyKeyPath) -> String? {
+        guard let root = type(of: keyPath).rootType as? any KeyPathNaming.Type,
+              let name = root.managedPropertyName(forAnyKeyPath: keyPath),
+              root.declaredValueType(ofManagedProperty: name) == type(of: keyPath).valueType
+        else { return nil }
+        return name
+    }
+}
+
+/// A key path as a dictionary key across threads.
+private struct KnownKeyPath: Hashable, @unchecked Sendable {
+    // @unchecked Sendable: key paths are immutable values.
+    let keyPath: AnyKeyPath
+}
+
+/// Opens a key path's root type so `ManagedObject.propertyName(for:)` can be called on it.
+private protocol KeyPathNaming {
+    static func managedPropertyName(forAnyKeyPath keyPath: AnyKeyPath) -> String?
+    static func declaredValueType(ofManagedProperty name: String) -> Any.Type?
+}
+
+extension ManagedObject: KeyPathNaming {
+    fileprivate static func managedPropertyName(forAnyKeyPath keyPath: AnyKeyPath) -> String? {
+        let valueType = type(of: keyPath).valueType
+        return propertyName(forAnyKeyPath: keyPath, valueType: valueType)
+    }
+
+    /// With the key path's value type opened from its existential metatype.
+    private static func propertyName<Value>(forAnyKeyPath keyPath: AnyKeyPath, valueType: Value.Type) -> String? {
+        guard let typed = keyPath as? KeyPath<Self, Value> else { return nil }
+        return propertyName(for: typed)
+    }
+
+    /// The `Value` of the `@Managed(name)` wrapper this class (or a superclass) declares.
+    fileprivate static func declaredValueType(ofManagedProperty name: String) -> Any.Type? {
+        let probe = Self(entity: EntityDescription(name: "KeyPathProbe"), insertInto: nil)
+        var mirror: Mirror? = Mirror(reflecting: probe)
+        while let current = mirror {
+            for child in current.children {
+                if let storage = child.value as? any ManagedStorage, storage.key == name { return storage.valueType }
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
+    }
+}
+
+/// A `@Managed` wrapper seen through `Any`: its key and declared value type.
+private protocol ManagedStorage {
+    var key: String { get }
+    var valueType: Any.Type { get }
+}
+
+extension Managed: ManagedStorage {
+    fileprivate var valueType: Any.Type { Value.self }
+}
