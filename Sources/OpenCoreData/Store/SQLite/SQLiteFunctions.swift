@@ -100,13 +100,19 @@ enum SQLiteFunctions {
     // MARK: - Implementations
 
     private static func string(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
-        guard let arguments,
-              let op = StringOperator(rawValue: sqlite3_value_int64(arguments[0])),
-              let text = Self.text(arguments[2]), let pattern = Self.text(arguments[3]) else {
+        guard let arguments, let op = StringOperator(rawValue: sqlite3_value_int64(arguments[0])) else {
             sqlite3_result_int64(context, 0)
             return
         }
         let options = CDComparisonPredicate.Options(rawValue: UInt8(truncatingIfNeeded: sqlite3_value_int64(arguments[1])))
+        if let answer = SQLiteASCIIMatching.match(op, arguments[2], arguments[3], foldsCase: options.contains(.caseInsensitive)) {
+            sqlite3_result_int64(context, answer ? 1 : 0)
+            return
+        }
+        guard let text = Self.text(arguments[2]), let pattern = Self.text(arguments[3]) else {
+            sqlite3_result_int64(context, 0)
+            return
+        }
         let result: Bool
         switch op {
         case .equals: result = StringMatching.equals(text, pattern, options)
