@@ -52,6 +52,10 @@ import Testing
         #expect(try !check(name, .matches, T.const("af.*")), "MATCHES covers the whole string")
         #expect(try check(name, .matches, T.const("caf.*"), .caseInsensitive))
         #expect(failsToEvaluate(T.compare(name, .matches, T.const("(")), row))
+        // A bad pattern or bad bounds are errors whatever the left side holds.
+        #expect(failsToEvaluate(T.compare(T.key("missing"), .matches, T.const("(")), row))
+        #expect(failsToEvaluate(T.compare(T.key("empty"), .matches, T.const("("), .any), row))
+        #expect(failsToEvaluate(T.compare(T.key("empty"), .between, T.const([1]), .all), row))
     }
 
     // MARK: - Equality and order with options

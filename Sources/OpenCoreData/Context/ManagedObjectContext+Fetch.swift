@@ -3,8 +3,13 @@ import Foundation
 extension ManagedObjectContext {
     // MARK: - Fetching
 
-    /// The objects (or IDs, or count) that match `request`, including this context's
-    /// unsaved changes unless `includesPendingChanges` is false.
+    /// The objects (or IDs, dictionaries, or count) that match `request`, including this
+    /// context's unsaved changes unless `includesPendingChanges` is false (dictionaries
+    /// always reflect the store, as in Core Data).
+    ///
+    /// A Swift array cannot fault in batches, so with a `fetchBatchSize` this still loads
+    /// every object (in one query); use `fetchBatched(_:)` for a batch-faulting result.
+    /// `relationshipKeyPathsForPrefetching` is loaded right after the fetch.
     ///
     /// - Throws: `.invalidFetchRequest` for an unknown entity or key; store errors.
     public func fetch<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {
@@ -27,8 +32,29 @@ extension ManagedObjectContext {
             }
             return [result]
         case .dictionaryResultType:
-            throw CoreDataError(.invalidFetchRequest, "Dictionary results are not supported by this store yet.")
+            return try coordinator.fetchDictionaries(query).map { dictionary in
+                guard let result = NSDictionary(dictionary: dictionary) as? T else {
+                    throw CoreDataError(.invalidFetchRequest, "Dictionary results need FetchRequest<NSDictionary>; use fetchDictionaries(_:) for [String: Any].")
+                }
+                return result
+            }
         }
+    }
+
+    /// The results of a `.dictionaryResultType` request as Swift dictionaries: one per
+    /// row (or group), keyed by the fetched property names, key paths and expression
+    /// names. Nil values are left out; relationships come back as `ManagedObjectID`s.
+    /// As in Core Data, unsaved changes are not seen: the results reflect the store.
+    ///
+    /// - Throws: `.invalidFetchRequest` for another result type, an unknown, transient or
+    ///   to-many property, a plain property that is not grouped by in a grouped fetch, a
+    ///   HAVING without GROUP BY, or an unsupported expression; store errors.
+    public func fetchDictionaries<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [[String: Any]] {
+        guard request.resultType == .dictionaryResultType else {
+            throw CoreDataError(.invalidFetchRequest, "fetchDictionaries(_:) needs resultType .dictionaryResultType.")
+        }
+        let query = try StoreFetch(request, model: coordinator.managedObjectModel)
+        return try coordinator.fetchDictionaries(query)
     }
 
     /// How many objects match `request`, without loading them.
@@ -37,7 +63,7 @@ extension ManagedObjectContext {
         return try countObjects(query, request: request)
     }
 
-    private func fetchObjects<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> [ManagedObject] {
+    func fetchObjects<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> [ManagedObject] {
         processPendingChanges()
         let pending = request.includesPendingChanges && hasPendingChanges(in: query)
         var storeQuery = query
@@ -51,6 +77,7 @@ extension ManagedObjectContext {
             if !request.returnsObjectsAsFaults && object.faulted { object.willAccessValues() }
             objects.append(object)
         }
+        try coordinator.prefetch(query.prefetchPaths, from: rows)
         guard pending else { return objects }
         return try mergePending(into: objects, query)
     }
@@ -74,7 +101,7 @@ extension ManagedObjectContext {
     }
 
     /// Whether any unsaved change touches the fetched entities.
-    private func hasPendingChanges(in query: StoreFetch) -> Bool {
+    func hasPendingChanges(in query: StoreFetch) -> Bool {
         let matches = { (object: ManagedObject) in query.entityNumbers.contains(object.entity.slots.number) }
         return inserted.contains(where: matches) || updated.contains(where: matches) || deleted.contains(where: matches)
     }

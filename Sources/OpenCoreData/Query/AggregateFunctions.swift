@@ -34,7 +34,7 @@ package enum AggregateFunctions {
     }
 
     package static func median(_ values: [Any], in context: String) throws -> Any? {
-        let sorted = try numbers(values, in: context).sorted { ValueComparison.sortOrder(cd($0), cd($1)) == .orderedAscending }
+        let sorted = try numbers(values, in: context).sorted { ValueComparison.sortOrder(constant($0), constant($1)) == .orderedAscending }
         guard !sorted.isEmpty else { return nil }
         let middle = sorted.count / 2
         if sorted.count % 2 == 1 { return sorted[middle].anyValue }
@@ -89,7 +89,7 @@ package enum AggregateFunctions {
         return best?.raw
     }
 
-    private static func cd(_ number: NumericValue) -> CDValue {
+    private static func constant(_ number: NumericValue) -> CDValue {
         switch number {
         case .integer(let value): return .int64(value)
         case .double(let value): return .double(value)

@@ -8,7 +8,7 @@ import Foundation
 /// - `NSNumber`: numbers stay themselves; a string is read as an integer, else as a
 ///   double (surrounding whitespace ignored; anything else gives `nil`); a date gives its
 ///   seconds since 2001-01-01; a Boolean 0 or 1.
-/// - `NSDecimalNumber`: as `NSNumber`, as a decimal.
+/// - `NSDecimalNumber`: as `NSNumber`, as a decimal (a string read exactly).
 /// - `NSString`: a string stays itself; a whole number is written without a fraction
 ///   (`3.0` → `"3"`); other doubles with Swift's shortest round-tripping digits; a date
 ///   as `NSDate`'s description (`2001-01-01 00:00:00 +0000`); a UUID as its string.
@@ -26,10 +26,16 @@ enum CastEvaluation {
             if case .date(let date)? = converted { return date }
             if let number = converted.flatMap(NumericValue.init) { return Date(timeIntervalSinceReferenceDate: number.doubleValue) }
         case "NSNumber":
-            if let number = try number(converted) { return number.anyValue }
+            if let number = number(converted) { return number.anyValue }
             if case .string? = converted { return nil }
         case "NSDecimalNumber":
-            if let number = try number(converted) {
+            if case .string(let text)? = converted {
+                // Decimal(string:) reads a prefix ("1.5x" is 1.5): check the whole text is a number first.
+                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard Double(trimmed) != nil else { return nil }
+                return Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
+            }
+            if let number = number(converted) {
                 switch number {
                 case .integer(let integer): return Decimal(integer)
                 case .double(let double):
@@ -39,7 +45,6 @@ enum CastEvaluation {
                 case .decimal(let decimal): return decimal
                 }
             }
-            if case .string? = converted { return nil }
         case "NSString", "String":
             if let text = converted.flatMap(string) { return text }
         default:
@@ -50,7 +55,7 @@ enum CastEvaluation {
 
     /// A number for `NSNumber`: numbers as they are, strings parsed (`nil` when they are
     /// not numbers), dates as seconds since the reference date.
-    private static func number(_ value: CDValue?) throws -> NumericValue? {
+    private static func number(_ value: CDValue?) -> NumericValue? {
         switch value {
         case let value? where NumericValue(value) != nil: return NumericValue(value)
         case .string(let text)?:
@@ -87,6 +92,6 @@ enum CastEvaluation {
         calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         func two(_ value: Int?) -> String { let text = String(value ?? 0); return text.count < 2 ? "0" + text : text }
-        return "\(String(format: "%04d", parts.year ?? 0))-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) +0000"
+        return "\(String(format: "%04ld", parts.year ?? 0))-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) +0000"
     }
 }

@@ -23,7 +23,7 @@ package enum CollectionOperators {
                 key: keyPath
             )
         }
-        if op == "@count" { return Int64(collection.elements.count) }
+        if op == "@count" { return Int64(collection.nonNilElements.count) }
         let values = rest.isEmpty
             ? EvaluatedCollection(collection.nonNilElements, isOrdered: collection.isOrdered)
             : try KeyPathReader.flatMap(collection) { try KeyPathReader.value(of: $0, steps: rest, keyPath: keyPath) }

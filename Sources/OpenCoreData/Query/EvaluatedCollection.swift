@@ -20,18 +20,21 @@ package struct EvaluatedCollection {
     }
 
     /// The elements of `value` when it is a collection: an `EvaluatedCollection`, a
-    /// `CDValue.array`, a Swift array or set, an `NSArray`, `NSSet` or `NSOrderedSet`.
+    /// `CDValue.array`, a Swift array or set, an `NSArray`, `NSSet` or `NSOrderedSet`, a
+    /// relationship's live view (`mutableSetValue(forKey:)`, `mutableOrderedSetValue(forKey:)`).
     /// `nil` for anything else (dictionaries and strings included).
     package init?(_ value: Any?) {
         guard let value = CDValue.flattenOptional(value) else { return nil }
         switch value {
+        case is any KeyValueCoding, is String, is Substring, is Data, is [String: Any]: return nil
         case let collection as EvaluatedCollection: self = collection
         case let constant as CDValue:
             guard case .array(let items) = constant else { return nil }
             self.init(items.map { $0.isNull ? nil : $0 }, isOrdered: true)
-        case is String, is Substring, is Data, is [String: Any]: return nil
         case let objects as [ManagedObject]: self.init(objects, isOrdered: true)
         case let objects as Set<ManagedObject>: self.init(Array(objects), isOrdered: false)
+        case let relationship as MutableOrderedRelationship: self.init(relationship.objects, isOrdered: true)
+        case let relationship as MutableRelationshipSet: self.init(Array(relationship.objects), isOrdered: false)
         case let items as [Any?]: self.init(items.map(CDValue.flattenOptional), isOrdered: true)
         case let items as [Any]: self.init(items.map(CDValue.flattenOptional), isOrdered: true)
         case let items as Set<AnyHashable>: self.init(items.map { CDValue.flattenOptional($0.base) }, isOrdered: false)

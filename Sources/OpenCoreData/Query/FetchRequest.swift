@@ -51,6 +51,30 @@ public final class FetchRequest<ResultType: FetchRequestResult> {
     public var returnsObjectsAsFaults = true
     /// Whether row values are read at all; without them objects fault from the store.
     public var includesPropertyValues = true
+    /// How many objects a batch-faulting result loads at a time; 0 (the default) loads
+    /// all at once. `ManagedObjectContext.fetchBatched(_:)` honours it; `fetch(_:)`
+    /// returns a Swift array, which cannot be lazy, so it still loads every object (in
+    /// one query, as without a batch size).
+    public var fetchBatchSize = 0
+    /// Relationship key paths ("parent", "children", "children.children") whose objects a
+    /// fetch of managed objects loads along with the results, one query per step, so that
+    /// walking them later needs no SQL.
+    public var relationshipKeyPathsForPrefetching: [String]?
+
+    // MARK: - Dictionary results
+
+    /// For `.dictionaryResultType`: what each dictionary holds, as property names, to-one
+    /// key paths ("parent.title"), `PropertyDescription`s or `ExpressionDescription`s.
+    /// Nil fetches every attribute and to-one relationship. Ignored for other result types.
+    public var propertiesToFetch: [Any]?
+    /// For `.dictionaryResultType`: the properties (names, key paths, descriptions) whose
+    /// values group the rows; aggregate expressions then apply per group.
+    public var propertiesToGroupBy: [Any]?
+    /// For grouped dictionary results: which groups to keep. It may use the names of the
+    /// fetched properties and expression descriptions.
+    public var havingPredicate: CDPredicate?
+    /// For `.dictionaryResultType`: whether equal dictionaries are returned once.
+    public var returnsDistinctResults = false
 
     /// A request for objects of the named entity.
     public init(entityName: String) {

@@ -19,6 +19,10 @@ package enum KeyPathReader {
     ///   number, a string…), when a managed object's entity has no such property, and for
     ///   misused collection operators.
     package static func value(of object: Any?, keyPath: String) throws -> Any? {
+        // The common case, one plain key, without splitting the path.
+        if !keyPath.utf8.contains(UInt8(ascii: ".")), !keyPath.hasPrefix("@") {
+            return try value(of: object, key: keyPath, keyPath: keyPath)
+        }
         let steps = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         return try value(of: object, steps: steps[...], keyPath: keyPath)
     }
@@ -34,11 +38,7 @@ package enum KeyPathReader {
             if key.hasPrefix("@") {
                 return try CollectionOperators.apply(key, to: base, rest: steps[position...], keyPath: keyPath)
             }
-            if let collection = EvaluatedCollection(base) {
-                current = try values(of: collection, key: key, keyPath: keyPath)
-            } else {
-                current = try value(of: base, key: key, keyPath: keyPath)
-            }
+            current = try value(of: base, key: key, keyPath: keyPath)
         }
         return current
     }
@@ -64,11 +64,14 @@ package enum KeyPathReader {
         return result
     }
 
-    /// The value for one key of `object`.
+    /// The value for one key of `object`; for a collection, the flattened values of its
+    /// elements.
     package static func value(of object: Any?, key: String, keyPath: String? = nil) throws -> Any? {
         guard let object = CDValue.flattenOptional(object) else { return nil }
         if key == "self" { return object }
         switch object {
+        case let dictionary as [String: Any]:
+            return CDValue.flattenOptional(dictionary[key])
         case let managed as ManagedObject:
             guard managed.slots?.slotByName[key] != nil else {
                 throw CoreDataError(
@@ -81,9 +84,10 @@ package enum KeyPathReader {
             return CDValue.flattenOptional(managed.value(forKey: key))
         case let kvc as any KeyValueCoding:
             return CDValue.flattenOptional(kvc.value(forKey: key))
-        case let dictionary as [String: Any]:
-            return CDValue.flattenOptional(dictionary[key])
         default:
+            if let collection = EvaluatedCollection(object) {
+                return try values(of: collection, key: key, keyPath: keyPath ?? key)
+            }
             throw CoreDataError(
                 .invalidPredicate,
                 "Cannot read key '\(key)' of a value of type \(type(of: object)) (key path '\(keyPath ?? key)')",

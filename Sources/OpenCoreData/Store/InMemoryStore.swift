@@ -29,7 +29,16 @@ final class InMemoryStore: StoreBackend {
 
     // MARK: - Reading
 
+    /// Store reads so far, one per request (the in-memory counterpart of SQL statements).
+    var executedStatementCount = 0
+
     func fetch(_ query: StoreFetch) throws -> [FetchedRow] {
+        executedStatementCount += 1
+        return try matchingRows(query).map { FetchedRow(id: $0.id, snapshot: query.includesValues ? $0.snapshot : nil) }
+    }
+
+    /// The rows a query selects, filtered, sorted and windowed.
+    func matchingRows(_ query: StoreFetch) throws -> [StoredRow] {
         var matches = rows.filter { query.entityNumbers.contains($0.key.entity.slots.number) }
             .map { StoredRow(store: self, id: $0.key, snapshot: $0.value) }
             .sorted { ($0.id.primaryKey ?? 0) < ($1.id.primaryKey ?? 0) }
@@ -41,14 +50,48 @@ final class InMemoryStore: StoreBackend {
         }
         if query.offset > 0 { matches = Array(matches.dropFirst(query.offset)) }
         if query.limit > 0 { matches = Array(matches.prefix(query.limit)) }
-        return matches.map { FetchedRow(id: $0.id, snapshot: query.includesValues ? $0.snapshot : nil) }
+        return matches
     }
 
-    func count(_ query: StoreFetch) throws -> Int { try fetch(query).count }
+    func count(_ query: StoreFetch) throws -> Int {
+        executedStatementCount += 1
+        return try matchingRows(query).count
+    }
 
-    func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? { rows[id] }
+    func fetchKeys(_ query: StoreFetch) throws -> StoredKeys {
+        executedStatementCount += 1
+        var keys = StoredKeys(token: token)
+        for row in try matchingRows(query) {
+            keys.append(primaryKey: row.id.primaryKey ?? 0, entityNumber: Int32(row.id.entity.slots.number))
+        }
+        return keys
+    }
+
+    func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
+        executedStatementCount += 1
+        return rows[id]
+    }
+
+    func rows(for ids: [ManagedObjectID]) throws -> [FetchedRow] {
+        executedStatementCount += 1
+        return ids.compactMap { id in rows[id].map { FetchedRow(id: id, snapshot: $0) } }
+    }
+
+    func relatedRows(of owners: [ManagedObjectID], relationship: RelationshipDescription) throws -> [RelatedRow] {
+        executedStatementCount += 1
+        return owners.flatMap { owner in
+            storedRelatedIDs(of: owner, relationship: relationship).compactMap { id in
+                rows[id].map { RelatedRow(owner: owner, row: FetchedRow(id: id, snapshot: $0)) }
+            }
+        }
+    }
 
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        executedStatementCount += 1
+        return storedRelatedIDs(of: id, relationship: relationship)
+    }
+
+    private func storedRelatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) -> [ManagedObjectID] {
         if relationship.isManyToMany {
             return members[MemberKey(relationship: ObjectIdentifier(relationship), object: id)] ?? []
         }
@@ -126,6 +169,17 @@ final class InMemoryStore: StoreBackend {
         }
     }
 
+    /// Replaces every row (a batch request's result, once it has fully succeeded).
+    func replaceRows(_ newRows: [ManagedObjectID: RowSnapshot]) {
+        rows = newRows
+    }
+
+    /// Drops the many-to-many memberships and ordered positions of deleted objects.
+    func forgetMembers(_ deleted: Set<ManagedObjectID>) {
+        members = members.filter { !deleted.contains($0.key.object) }.mapValues { $0.filter { !deleted.contains($0) } }
+        positions = positions.filter { !deleted.contains($0.key.object) }
+    }
+
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
         var map: [ManagedObjectID: ManagedObjectID] = [:]
         for id in ids where id.isTemporaryID {
@@ -161,7 +215,7 @@ final class InMemoryStore: StoreBackend {
     }
 
     /// Enforces the model's uniqueness constraints, as the SQLite store's unique indexes do.
-    private func checkUniqueness(of ids: [ManagedObjectID], in rows: [ManagedObjectID: RowSnapshot]) throws {
+    func checkUniqueness(of ids: [ManagedObjectID], in rows: [ManagedObjectID: RowSnapshot]) throws {
         var constrainedEntities: [ObjectIdentifier: EntityDescription] = [:]
         for id in ids {
             var entity: EntityDescription? = id.entity

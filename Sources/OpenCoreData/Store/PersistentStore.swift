@@ -37,7 +37,15 @@ public final class PersistentStore: @unchecked Sendable {
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
         try backend.relatedIDs(of: id, relationship: relationship)
     }
+    func fetchKeys(_ query: StoreFetch) throws -> StoredKeys { try backend.fetchKeys(query) }
+    func fetchDictionaries(_ query: StoreFetch) throws -> [[String: Any]] { try backend.fetchDictionaries(query) }
+    func rows(for ids: [ManagedObjectID]) throws -> [FetchedRow] { try backend.rows(for: ids) }
+    func relatedRows(of owners: [ManagedObjectID], relationship: RelationshipDescription) throws -> [RelatedRow] {
+        try backend.relatedRows(of: owners, relationship: relationship)
+    }
     func save(_ request: SaveRequest) throws -> PermanentIDs { try backend.save(request) }
+    func batchUpdate(_ plan: BatchUpdatePlan) throws -> [ManagedObjectID] { try backend.batchUpdate(plan) }
+    func batchDelete(_ ids: [ManagedObjectID]) throws -> Int { try backend.batchDelete(ids) }
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
         try backend.obtainPermanentIDs(for: ids)
     }
@@ -48,13 +56,31 @@ public final class PersistentStore: @unchecked Sendable {
 protocol StoreBackend: AnyObject {
     var identifier: String { get }
     var metadata: [String: any Sendable] { get }
+    /// The store's identity in the object IDs it hands out.
+    var token: StoreToken { get }
     /// Rows matching the query, with values unless `includesValues` is false.
     func fetch(_ query: StoreFetch) throws -> [FetchedRow]
     func count(_ query: StoreFetch) throws -> Int
+    /// The keys of the rows matching the query, in order, without their values.
+    func fetchKeys(_ query: StoreFetch) throws -> StoredKeys
+    /// The dictionaries of a dictionary fetch (`query.dictionary`).
+    func fetchDictionaries(_ query: StoreFetch) throws -> [[String: Any]]
+    /// The rows of `ids` (one root entity), in any order, in one read; missing ones left out.
+    func rows(for ids: [ManagedObjectID]) throws -> [FetchedRow]
+    /// The destination rows of a to-many relationship for several owners, in one read.
+    func relatedRows(of owners: [ManagedObjectID], relationship: RelationshipDescription) throws -> [RelatedRow]
+    /// Statements (SQLite) or reads (in memory) executed so far: evidence, for tests, of
+    /// what an operation cost.
+    var executedStatementCount: Int { get }
     /// The stored values of one object, or nil when its row does not exist.
     func snapshot(for id: ManagedObjectID) throws -> RowSnapshot?
     /// The IDs a to-many relationship of `id` holds, in order for ordered ones.
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID]
+    /// Applies a batch update atomically; returns the IDs of the updated rows.
+    func batchUpdate(_ plan: BatchUpdatePlan) throws -> [ManagedObjectID]
+    /// Deletes rows atomically with their many-to-many rows, clearing to-one references
+    /// to them; returns how many rows were deleted.
+    func batchDelete(_ ids: [ManagedObjectID]) throws -> Int
     /// Applies a save atomically; returns the permanent IDs of the inserted objects.
     func save(_ request: SaveRequest) throws -> PermanentIDs
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID]

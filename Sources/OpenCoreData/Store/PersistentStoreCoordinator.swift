@@ -9,9 +9,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// The model every store and context of this coordinator uses.
     public let managedObjectModel: ManagedObjectModel
-    private let lock = NSLock()
+    let lock = NSLock()
     private var stores: [PersistentStore] = []
-    private var rowCache = RowCache()
+    var rowCache = RowCache()
 
     /// Creates a coordinator for `model`. The model is validated and frozen when the
     /// first store is added.
@@ -65,14 +65,14 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     // MARK: - Routing
 
-    private func store(for entity: EntityDescription) throws -> PersistentStore {
+    func store(for entity: EntityDescription) throws -> PersistentStore {
         guard let store = stores.first(where: { $0.holds(entity) }) else {
             throw CoreDataError(.storeOperationFailed, "No persistent store holds entity '\(entity.name)'. Add a store first.")
         }
         return store
     }
 
-    private func store(for id: ManagedObjectID) throws -> PersistentStore {
+    func store(for id: ManagedObjectID) throws -> PersistentStore {
         if let identifier = id.storeIdentifier, let store = stores.first(where: { $0.identifier == identifier }) { return store }
         return try store(for: id.entity)
     }
@@ -101,8 +101,43 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
+    /// The IDs a to-many relationship holds: prefetched ones when there, else from the store.
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
-        try lock.withLock { try store(for: id).relatedIDs(of: id, relationship: relationship) }
+        try lock.withLock {
+            if let prefetched = rowCache.takeRelated(id, relationship: relationship) { return prefetched }
+            return try store(for: id).relatedIDs(of: id, relationship: relationship)
+        }
+    }
+
+    /// The dictionaries of a dictionary fetch.
+    func fetchDictionaries(_ query: StoreFetch) throws -> [[String: Any]] {
+        try lock.withLock { try store(for: query.entity).fetchDictionaries(query) }
+    }
+
+    /// The identity of the store holding `entity`, for building its object IDs.
+    func storeToken(for entity: EntityDescription) throws -> StoreToken {
+        try lock.withLock { try store(for: entity).backend.token }
+    }
+
+    /// The keys of the rows `query` matches, in order (for batch-faulting arrays).
+    func fetchKeys(_ query: StoreFetch) throws -> StoredKeys {
+        try lock.withLock { try store(for: query.entity).fetchKeys(query) }
+    }
+
+    /// The rows of `ids` (one root entity), read in one statement. Not cached: the
+    /// objects made from them keep their values, and a batch-faulting walk over a large
+    /// store should not fill the cache.
+    func rows(for ids: [ManagedObjectID]) throws -> [FetchedRow] {
+        try lock.withLock {
+            guard let first = ids.first else { return [] }
+            return try store(for: first).rows(for: ids)
+        }
+    }
+
+    /// Statements executed by every store so far (reads, for the in-memory store): lets
+    /// tests prove that an operation ran no SQL.
+    package var executedStatementCount: Int {
+        lock.withLock { stores.reduce(0) { $0 + $1.backend.executedStatementCount } }
     }
 
     /// Writes `request` in one transaction; returns the permanent IDs of inserted objects.

@@ -5,7 +5,15 @@ import Foundation
 /// it starts over, so walking a large store does not keep every row in memory.
 struct RowCache {
     private var snapshots: [ManagedObjectID: RowSnapshot] = [:]
+    /// Prefetched to-many contents, handed out once: the object that reads them keeps
+    /// them, and any save or batch request drops them all, so they are never stale.
+    private var related: [RelatedKey: [ManagedObjectID]] = [:]
     let capacity = 100_000
+
+    struct RelatedKey: Hashable {
+        let owner: ManagedObjectID
+        let relationship: ObjectIdentifier
+    }
 
     subscript(id: ManagedObjectID) -> RowSnapshot? {
         get { snapshots[id] }
@@ -23,12 +31,28 @@ struct RowCache {
         }
     }
 
-    mutating func removeAll() { snapshots.removeAll() }
+    mutating func removeAll() {
+        snapshots.removeAll()
+        related.removeAll()
+    }
+
+    /// Records prefetched members of `relationship` for each owner.
+    mutating func setRelated(_ members: [ManagedObjectID: [ManagedObjectID]], relationship: RelationshipDescription) {
+        if related.count + members.count > capacity { related.removeAll(keepingCapacity: true) }
+        for (owner, ids) in members { related[RelatedKey(owner: owner, relationship: ObjectIdentifier(relationship))] = ids }
+    }
+
+    /// The prefetched members of `relationship` for `owner`, removed from the cache.
+    mutating func takeRelated(_ owner: ManagedObjectID, relationship: RelationshipDescription) -> [ManagedObjectID]? {
+        guard !related.isEmpty else { return nil }
+        return related.removeValue(forKey: RelatedKey(owner: owner, relationship: ObjectIdentifier(relationship)))
+    }
 
     /// Records what a save wrote: new snapshots for updated rows, none for deleted ones.
     /// Inserted rows are not cached: nobody has read them yet, and the saving context
     /// holds their values.
     mutating func didSave(_ request: SaveRequest, permanentIDs map: PermanentIDs) {
+        related.removeAll()
         for id in request.deletes { snapshots[id] = nil }
         for row in request.updates { store(row, version: row.version + 1, map: map, refersToObjects: request.refersToObjects) }
     }

@@ -11,6 +11,10 @@ struct StoreFetch {
     var limit: Int
     var offset: Int
     var includesValues: Bool
+    /// `relationshipKeyPathsForPrefetching`, resolved: the relationships of each path.
+    let prefetchPaths: [[RelationshipDescription]]
+    /// The columns, grouping and filters of a dictionary fetch; nil for other result types.
+    let dictionary: DictionaryFetch?
 
     init<T>(_ request: FetchRequest<T>, model: ManagedObjectModel) throws {
         guard let entity = request.entity
@@ -29,7 +33,19 @@ struct StoreFetch {
         limit = max(0, request.fetchLimit)
         offset = max(0, request.fetchOffset)
         includesValues = request.includesPropertyValues
-        for descriptor in sortDescriptors { try Self.checkKeyPath(descriptor.key, from: entity) }
+        prefetchPaths = try (request.relationshipKeyPathsForPrefetching ?? []).map { try Self.relationships(alongKeyPath: $0, from: entity) }
+        if request.resultType == .dictionaryResultType {
+            dictionary = try DictionaryFetch(request, entity: entity)
+        } else {
+            guard (request.propertiesToGroupBy ?? []).isEmpty, request.havingPredicate == nil else {
+                throw CoreDataError(.invalidFetchRequest, "propertiesToGroupBy and havingPredicate need resultType .dictionaryResultType.")
+            }
+            dictionary = nil
+        }
+        let columnNames = Set(dictionary?.columns.map(\.name) ?? [])
+        for descriptor in sortDescriptors where !columnNames.contains(descriptor.key) {
+            try Self.checkKeyPath(descriptor.key, from: entity)
+        }
         if let predicate { try Self.checkKeyPaths(in: predicate, from: entity) }
     }
 
@@ -130,6 +146,21 @@ struct StoreFetch {
         }
     }
 
+    /// The relationships a prefetching key path ("children.parent") walks through.
+    static func relationships(alongKeyPath keyPath: String, from entity: EntityDescription) throws -> [RelationshipDescription] {
+        var current = entity
+        var path: [RelationshipDescription] = []
+        for name in keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+            guard let slot = current.slots.slotByName[name], let relationship = current.slots.relationships[slot],
+                  let destination = relationship.destinationEntity else {
+                throw CoreDataError(.invalidFetchRequest, "Prefetching key path '\(keyPath)': '\(name)' is not a relationship of \(current.name).", key: keyPath)
+            }
+            path.append(relationship)
+            current = destination
+        }
+        return path
+    }
+
     /// The entity whose objects are instances of `type` (a registered subclass).
     static func entity(boundTo type: Any.Type, in model: ManagedObjectModel) -> EntityDescription? {
         guard let objectType = type as? ManagedObject.Type, objectType != ManagedObject.self else { return nil }
@@ -173,4 +204,10 @@ struct StoreFetch {
 struct FetchedRow {
     let id: ManagedObjectID
     let snapshot: RowSnapshot?
+}
+
+/// A row read for a to-many relationship, with the object that holds it.
+struct RelatedRow {
+    let owner: ManagedObjectID
+    let row: FetchedRow
 }

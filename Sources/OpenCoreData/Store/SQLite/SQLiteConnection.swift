@@ -12,8 +12,13 @@ final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     /// Typed errors raised inside the registered SQL functions, thrown by the statement.
     let functionErrors = SQLiteFunctionErrors()
+    /// How many statements this connection has executed: one per execution of a
+    /// prepared statement (however many rows it steps through) and one per `execute(_:)`.
+    /// Tests use it to prove that an operation needed no SQL (prefetching, counting).
+    var executedStatementCount = 0
 
-    /// Opens (creating if allowed) the database at `path`.
+    /// Opens (creating if allowed) the database at `path`, with the store's SQL functions
+    /// and collations registered (`SQLiteFunctions`).
     init(path: String, readOnly: Bool = false, create: Bool = true) throws {
         self.path = path
         var flags = SQLITE_OPEN_NOMUTEX
@@ -50,6 +55,7 @@ final class SQLiteConnection {
 
     /// Runs one or more statements that take no parameters (schema, pragmas, transactions).
     func execute(_ sql: String) throws {
+        executedStatementCount &+= 1
         var errorMessage: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if code != SQLITE_OK {

@@ -9,6 +9,8 @@ final class SQLiteStatement {
     let pointer: OpaquePointer
     private unowned let connection: SQLiteConnection
     private var finalized = false
+    /// Whether the current execution has been counted (cleared by `reset()`).
+    private var isCounted = false
 
     init(_ pointer: OpaquePointer, connection: SQLiteConnection) {
         self.pointer = pointer
@@ -23,6 +25,7 @@ final class SQLiteStatement {
     }
 
     func reset() {
+        isCounted = false
         sqlite3_reset(pointer)
         sqlite3_clear_bindings(pointer)
     }
@@ -62,6 +65,10 @@ final class SQLiteStatement {
 
     /// Advances to the next row; `false` when done.
     func step() throws -> Bool {
+        if !isCounted {
+            isCounted = true
+            connection.executedStatementCount &+= 1
+        }
         let code = sqlite3_step(pointer)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }

@@ -24,31 +24,46 @@ extension SQLiteStore {
     // MARK: - Fetch and count
 
     func fetch(_ fetch: StoreFetch) throws -> [FetchedRow] {
-        var query = try makeQuery(fetch)
-        var orderBy: [String] = []
-        for descriptor in fetch.sortDescriptors {
-            orderBy.append(try query.orderTerm(for: descriptor))
-        }
-        // Ties keep store order, as the in-memory sort (stable over rows in key order) does.
-        if !orderBy.isEmpty { orderBy.append("t0.Z_PK") }
+        let (query, orderBy) = try makeOrderedQuery(fetch)
         let columns = fetch.includesValues ? entityStatements(for: fetch.entity).selectColumns : "t0.Z_PK, t0.Z_ENT"
         let sql = query.sql(columns: columns, orderBy: orderBy, limit: fetch.limit, offset: fetch.offset)
         let statement = try connection.cachedStatement(sql)
         statement.bind(query.parameters)
         defer { statement.reset() }
         var rows: [FetchedRow] = []
+        try readRows(statement, includesValues: fetch.includesValues) { row, _ in rows.append(row) }
+        return rows
+    }
+
+    /// Steps through `statement`, whose first columns are `Z_PK, Z_ENT` (then `Z_OPT` and
+    /// the table's columns when `includesValues`), handing each row to `body` with the
+    /// statement so that it can read extra columns.
+    func readRows(_ statement: SQLiteStatement, includesValues: Bool, _ body: (FetchedRow, SQLiteStatement) throws -> Void) throws {
         var decoder: SQLiteRowDecoder?
         while try statement.step() {
             let entityNumber = statement.int64(1)
-            if decoder?.entity.slots.number != Int(entityNumber) || decoder == nil {
+            if decoder == nil || decoder!.entity.slots.number != Int(entityNumber) {
                 let entity = try self.objectID(entityNumber: entityNumber, primaryKey: 0).entity
                 decoder = entityStatements(for: entity).decoder
             }
             let id = objectID(for: decoder!.entity, primaryKey: statement.int64(0))
-            let snapshot = fetch.includesValues ? try decoder!.decode(statement, store: self) : nil
-            rows.append(FetchedRow(id: id, snapshot: snapshot))
+            let snapshot = includesValues ? try decoder!.decode(statement, store: self) : nil
+            try body(FetchedRow(id: id, snapshot: snapshot), statement)
         }
-        return rows
+    }
+
+    /// The primary keys (and entity numbers) of the matching rows, in fetch order.
+    func fetchKeys(_ fetch: StoreFetch) throws -> StoredKeys {
+        let (query, orderBy) = try makeOrderedQuery(fetch)
+        let sql = query.sql(columns: "t0.Z_PK, t0.Z_ENT", orderBy: orderBy, limit: fetch.limit, offset: fetch.offset)
+        let statement = try connection.cachedStatement(sql)
+        statement.bind(query.parameters)
+        defer { statement.reset() }
+        var keys = StoredKeys(token: token)
+        while try statement.step() {
+            keys.append(primaryKey: statement.int64(0), entityNumber: Int32(truncatingIfNeeded: statement.int64(1)))
+        }
+        return keys
     }
 
     func count(_ fetch: StoreFetch) throws -> Int {
@@ -64,7 +79,19 @@ extension SQLiteStore {
         return Int(statement.int64(0))
     }
 
-    private func makeQuery(_ fetch: StoreFetch) throws -> SQLiteQuery {
+    /// The fetch's query and its ORDER BY terms; ties keep store order, as the in-memory
+    /// sort (stable over rows in key order) does.
+    func makeOrderedQuery(_ fetch: StoreFetch) throws -> (query: SQLiteQuery, orderBy: [String]) {
+        var query = try makeQuery(fetch)
+        var orderBy: [String] = []
+        for descriptor in fetch.sortDescriptors {
+            orderBy.append(try query.orderTerm(for: descriptor))
+        }
+        if !orderBy.isEmpty { orderBy.append("t0.Z_PK") }
+        return (query, orderBy)
+    }
+
+    func makeQuery(_ fetch: StoreFetch) throws -> SQLiteQuery {
         var query = SQLiteQuery(schema: schema, entity: fetch.entity, entityNumbers: fetch.entityNumbers)
         if let predicate = fetch.predicate {
             query.conditions.append(try query.compile(predicate))

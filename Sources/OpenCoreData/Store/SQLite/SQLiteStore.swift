@@ -80,6 +80,8 @@ final class SQLiteStore: StoreBackend {
         }
     }
 
+    var executedStatementCount: Int { connection.executedStatementCount }
+
     func close() {
         insertPlans.removeAll()
         updateStatements.removeAll()

@@ -10,6 +10,7 @@ extension PredicateEvaluator {
         let right = try value(of: comparison.rightExpression, in: scope)
         let type = comparison.predicateOperatorType
         let options = comparison.options
+        try checkRightSide(right, of: type, options)
         switch comparison.comparisonPredicateModifier {
         case .direct:
             return try compare(left, type, right, options)
@@ -23,6 +24,19 @@ extension PredicateEvaluator {
                 return false
             }
             return true
+        }
+    }
+
+    /// Reports a bad `MATCHES` pattern or `BETWEEN` bounds whatever the left side holds,
+    /// so that the error does not depend on the data (an empty `ANY` collection, a `nil`).
+    private static func checkRightSide(_ right: Any?, of type: CDComparisonPredicate.Operator, _ options: Options) throws {
+        switch type {
+        case .matches:
+            if let pattern = string(right) { _ = try StringMatching.matches("", pattern, options) }
+        case .between:
+            _ = try isBetween(nil, right)
+        default:
+            return
         }
     }
 

@@ -1,0 +1,92 @@
+import Foundation
+
+extension ManagedObjectContext {
+    // MARK: - Batch requests
+
+    /// Runs a batch request in the store, without loading objects, and returns its
+    /// result (`BatchInsertResult`, `BatchUpdateResult` or `BatchDeleteResult`).
+    ///
+    /// The context's objects are not changed: merge the result's object IDs with
+    /// `mergeChanges(fromRemoteContextSave:into:)`. A request that fails changes nothing.
+    ///
+    /// - Throws: `.invalidFetchRequest` for an unknown entity or key or an unsupported
+    ///   value; `.validationWrongType` / `.validationMissingMandatoryProperty` for bad
+    ///   values; `.constraintViolation`; `.validationRelationshipDeniedDelete`; store errors.
+    public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
+        switch request {
+        case let insert as BatchInsertRequest:
+            let ids = try coordinator.batchInsert(insert)
+            switch insert.resultType {
+            case .statusOnly: return BatchInsertResult(result: true)
+            case .objectIDs: return BatchInsertResult(result: ids)
+            case .count: return BatchInsertResult(result: ids.count)
+            }
+        case let update as BatchUpdateRequest:
+            let ids = try coordinator.batchUpdate(update)
+            switch update.resultType {
+            case .statusOnlyResultType: return BatchUpdateResult(result: true)
+            case .updatedObjectIDsResultType: return BatchUpdateResult(result: ids)
+            case .updatedObjectsCountResultType: return BatchUpdateResult(result: ids.count)
+            }
+        case let delete as BatchDeleteRequest:
+            let ids = try coordinator.batchDelete(delete)
+            switch delete.resultType {
+            case .resultTypeStatusOnly: return BatchDeleteResult(result: true)
+            case .resultTypeObjectIDs: return BatchDeleteResult(result: ids)
+            case .resultTypeCount: return BatchDeleteResult(result: ids.count)
+            }
+        default:
+            throw CoreDataError(.invalidFetchRequest, "Unknown persistent store request \(type(of: request)).")
+        }
+    }
+
+    // MARK: - Merging changes made elsewhere
+
+    /// Brings `contexts` up to date with changes saved elsewhere (another coordinator, a
+    /// batch request): registered objects whose IDs are under `UpdatedObjectsKey` are
+    /// refreshed (their unsaved changes kept on top), and those under `DeletedObjectsKey`
+    /// leave the context, reading as deleted, and leave the loaded relationships of other
+    /// objects. IDs under `InsertedObjectsKey` need nothing: fetches find the new rows.
+    /// Each context is updated on its own queue.
+    public static func mergeChanges(fromRemoteContextSave changes: [String: [ManagedObjectID]], into contexts: [ManagedObjectContext]) {
+        let updated = changes[UpdatedObjectsKey] ?? []
+        let deleted = Set(changes[DeletedObjectsKey] ?? [])
+        for context in contexts {
+            context.performAndWait { context.mergeRemoteChanges(updatedIDs: updated, deletedIDs: deleted) }
+        }
+    }
+
+    private func mergeRemoteChanges(updatedIDs: [ManagedObjectID], deletedIDs: Set<ManagedObjectID>) {
+        for id in updatedIDs {
+            guard let object = registeredObject(for: id) else { continue }
+            if object.faulted {
+                object.committed = nil
+            } else {
+                refresh(object, mergeChanges: true)
+            }
+        }
+        guard !deletedIDs.isEmpty else { return }
+        for id in deletedIDs {
+            guard let object = registeredObject(for: id) else { continue }
+            inserted.remove(object)
+            updated.remove(object)
+            deleted.remove(object)
+            object.isPendingDelete = false
+            object.changedSlots.removeAll()
+            object.toMany.removeAll()
+            object.becomeInaccessible()
+            unregister(id)
+            object.context = nil
+        }
+        for reference in registry.values {
+            let object = reference.takeUnretainedValue()
+            guard !object.faulted else { continue }
+            for slot in object.slots.toOneSlots {
+                if let target = object.values[slot] as? ManagedObjectID, deletedIDs.contains(target) { object.values[slot] = nil }
+            }
+            for (slot, related) in object.toMany where related.ordered.contains(where: deletedIDs.contains) {
+                object.toMany[slot] = RelatedObjects(related.ordered.filter { !deletedIDs.contains($0) })
+            }
+        }
+    }
+}

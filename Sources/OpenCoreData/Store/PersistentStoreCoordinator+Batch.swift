@@ -1,0 +1,54 @@
+import Foundation
+
+/// Batch requests, run in the store under the coordinator's lock. Each one empties the
+/// row cache afterwards, so no context is served a row as it was before the request.
+extension PersistentStoreCoordinator {
+    /// Inserts the request's rows in one transaction; returns their IDs, in order.
+    func batchInsert(_ request: BatchInsertRequest) throws -> [ManagedObjectID] {
+        let save = try BatchInsertPlan.rows(for: request, model: managedObjectModel)
+        guard let first = save.inserts.first else { return [] }
+        return try lock.withLock {
+            let map = try store(for: first.id.entity).save(save)
+            rowCache.removeAll()
+            return map.permanent
+        }
+    }
+
+    /// Updates the matching rows in one transaction; returns their IDs.
+    func batchUpdate(_ request: BatchUpdateRequest) throws -> [ManagedObjectID] {
+        let plan = try BatchUpdatePlan(request, model: managedObjectModel)
+        return try lock.withLock {
+            let ids = try store(for: plan.fetch.entity).batchUpdate(plan)
+            rowCache.removeAll()
+            return ids
+        }
+    }
+
+    /// Deletes the request's objects and what their cascade rules reach, in one
+    /// transaction; returns the IDs of every deleted object.
+    func batchDelete(_ request: BatchDeleteRequest) throws -> [ManagedObjectID] {
+        try lock.withLock {
+            let store: PersistentStore
+            let ids: [ManagedObjectID]
+            switch request.target {
+            case .matching(let resolve):
+                let fetch = try resolve(managedObjectModel)
+                store = try self.store(for: fetch.entity)
+                let keys = try store.fetchKeys(fetch)
+                ids = (0..<keys.count).map { keys.objectID(at: $0, layout: managedObjectModel.layout) }
+            case .objects(let given):
+                guard let first = given.first else { return [] }
+                guard given.allSatisfy({ $0.entity.rootEntity === first.entity.rootEntity }) else {
+                    throw CoreDataError(.invalidFetchRequest, "A batch delete by object IDs needs IDs of one entity; these mix \(Set(given.map(\.entity.name)).sorted().joined(separator: ", ")).")
+                }
+                store = try self.store(for: first)
+                ids = given
+            }
+            let deleted = try BatchDeleteRules.closure(of: ids, in: store)
+            guard !deleted.isEmpty else { return [] }
+            _ = try store.batchDelete(deleted)
+            rowCache.removeAll()
+            return deleted
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// Batch updates and deletes in SQL, each in one transaction (batch inserts go through
+/// `save(_:)`). Keys travel as one JSON array parameter.
+extension SQLiteStore {
+    // MARK: - Update
+
+    /// Applies `plan` to the rows it matches; returns their IDs.
+    func batchUpdate(_ plan: BatchUpdatePlan) throws -> [ManagedObjectID] {
+        try connection.inTransaction {
+            let keys = try fetchKeys(plan.fetch)
+            var ids: [ManagedObjectID] = []
+            ids.reserveCapacity(keys.count)
+            for index in 0..<keys.count {
+                ids.append(try objectID(entityNumber: Int64(keys.entityNumber(at: index)), primaryKey: keys.primaryKeys[index]))
+            }
+            guard !ids.isEmpty else { return [] }
+            let mapping = schema.mapping(for: plan.fetch.entity)
+            var parameters: [SQLValue] = []
+            var assignments = ["Z_OPT = Z_OPT + 1"]
+            for assignment in plan.assignments {
+                let column = mapping.table.columns[mapping.valueColumn[assignment.slot]!].name
+                assignments.append("\(column) = \(try sql(for: assignment, mapping: mapping, parameters: &parameters))")
+            }
+            parameters.append(.text(Self.jsonArray(keys.primaryKeys)))
+            let statement = try connection.prepare("UPDATE \(mapping.table.name) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN (SELECT value FROM json_each(?))")
+            statement.bind(parameters)
+            do {
+                try statement.run()
+            } catch var error as CoreDataError {
+                if error.code == .constraintViolation {
+                    error.message = "A batch update of \(plan.fetch.entity.name) violates a uniqueness constraint (\(error.message))."
+                }
+                throw error
+            }
+            return ids
+        }
+    }
+
+    private func sql(for assignment: BatchUpdatePlan.Assignment, mapping: SQLiteSchema.EntityMapping, parameters: inout [SQLValue]) throws -> String {
+        if case .constant(let value) = assignment.value {
+            parameters.append(try assignment.attribute.sqlValue(for: value))
+            return "?"
+        }
+        let expression = try sql(for: assignment.value, mapping: mapping, parameters: &parameters)
+        guard case .arithmetic = assignment.value else { return expression }
+        switch assignment.attribute.attributeType {
+        case .integer16, .integer32, .integer64: return "CAST(\(expression) AS INTEGER)"
+        case .double, .float: return "CAST(\(expression) AS REAL)"
+        default: return expression
+        }
+    }
+
+    private func sql(for value: BatchUpdatePlan.Value, mapping: SQLiteSchema.EntityMapping, parameters: inout [SQLValue]) throws -> String {
+        switch value {
+        case .constant(let constant):
+            guard let constant else { return "NULL" }
+            if let integer = StoredNumber.integer(constant) {
+                parameters.append(.integer(integer))
+            } else if let double = StoredNumber.double(constant) {
+                parameters.append(.real(double))
+            } else {
+                throw CoreDataError(.invalidFetchRequest, "A batch update can only compute with numbers, not \(type(of: constant)).")
+            }
+            return "?"
+        case .attribute(let slot, _):
+            return mapping.table.columns[mapping.valueColumn[slot]!].name
+        case .arithmetic(let op, let left, let right):
+            let lhs = try sql(for: left, mapping: mapping, parameters: &parameters)
+            let rhs = try sql(for: right, mapping: mapping, parameters: &parameters)
+            switch op {
+            case .add: return "(\(lhs) + \(rhs))"
+            case .subtract: return "(\(lhs) - \(rhs))"
+            case .multiply: return "(\(lhs) * \(rhs))"
+            case .divide: return "(CAST(\(lhs) AS REAL) / \(rhs))"
+            }
+        }
+    }
+
+    // MARK: - Delete
+
+    /// Deletes the rows of `ids` with their many-to-many rows, and clears every to-one
+    /// column that points at them; returns how many rows were deleted.
+    func batchDelete(_ ids: [ManagedObjectID]) throws -> Int {
+        try connection.inTransaction {
+            var deleted = 0
+            let byRoot = Dictionary(grouping: ids.compactMap { id in id.primaryKey.map { (ObjectIdentifier(id.entity.rootEntity), id.entity.rootEntity, $0) } }, by: \.0)
+            for group in byRoot.values {
+                let root = group[0].1
+                let keys = Self.jsonArray(group.map(\.2))
+                deleted += try run("DELETE FROM \(schema.table(for: root).name) WHERE Z_PK IN (SELECT value FROM json_each(?))", keys)
+                for join in schema.allJoinTables {
+                    for (column, side) in [(join.ownerColumn, join.owner.entity!), (join.memberColumn, join.owner.destinationEntity!)] where side.rootEntity === root {
+                        _ = try run("DELETE FROM \(join.name) WHERE \(column) IN (SELECT value FROM json_each(?))", keys)
+                    }
+                }
+                for entity in model.entities {
+                    let mapping = schema.mapping(for: entity)
+                    for case let relationship as RelationshipDescription in entity.properties
+                    where !relationship.isToMany && relationship.destinationEntity?.rootEntity === root {
+                        let slot = entity.slots.slotByName[relationship.name]!
+                        let column = mapping.table.columns[mapping.valueColumn[slot]!].name
+                        var clear = "\(column) = NULL"
+                        if let entityColumn = mapping.entityColumn[slot] { clear += ", \(mapping.table.columns[entityColumn].name) = NULL" }
+                        _ = try run("UPDATE \(mapping.table.name) SET \(clear), Z_OPT = Z_OPT + 1 WHERE \(column) IN (SELECT value FROM json_each(?))", keys)
+                    }
+                }
+            }
+            return deleted
+        }
+    }
+
+    /// Runs a statement with one JSON-array parameter; returns the rows it changed.
+    private func run(_ sql: String, _ keys: String) throws -> Int {
+        let statement = try connection.cachedStatement(sql)
+        statement.bind(.text(keys), at: 1)
+        defer { statement.reset() }
+        try statement.run()
+        return connection.changes
+    }
+}

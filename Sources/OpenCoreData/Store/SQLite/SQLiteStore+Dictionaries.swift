@@ -1,0 +1,107 @@
+import Foundation
+
+/// Dictionary fetches in SQL: the columns and aggregates in the SELECT list, GROUP BY,
+/// DISTINCT, ORDER BY and the window; the HAVING filter runs over the dictionaries with
+/// the in-memory evaluator (see `DictionaryFetch`).
+extension SQLiteStore {
+    func fetchDictionaries(_ fetch: StoreFetch) throws -> [[String: Any]] {
+        guard let dictionary = fetch.dictionary else { return [] }
+        var query = try makeQuery(fetch)
+        var selects: [String] = []
+        var readers: [(SQLiteStatement) throws -> Any?] = []
+        for (position, column) in dictionary.columns.enumerated() {
+            readers.append(try reader(for: column, alias: "c\(position)", query: &query, selects: &selects))
+        }
+        let groupBy = try dictionary.groupBy.map { try query.column(forKeyPath: $0).sql }
+        let names = Dictionary(dictionary.columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var orderBy: [String] = []
+        for descriptor in fetch.sortDescriptors {
+            if let index = names[descriptor.key], !dictionary.columns[index].isNamedKeyPath {
+                orderBy.append("c\(index)" + (descriptor.ascending ? " ASC" : " DESC"))
+            } else {
+                orderBy.append(try query.orderTerm(for: descriptor))
+            }
+        }
+        // Ungrouped rows tie in store order, as in memory.
+        if !orderBy.isEmpty && !dictionary.isGrouped && !dictionary.distinct { orderBy.append("t0.Z_PK") }
+        let windowInSQL = dictionary.having == nil
+        let sql = query.groupedSQL(
+            columns: selects, distinct: dictionary.distinct && !dictionary.isGrouped, groupBy: groupBy,
+            orderBy: orderBy, limit: windowInSQL ? fetch.limit : 0, offset: windowInSQL ? fetch.offset : 0)
+        let statement = try connection.cachedStatement(sql)
+        statement.bind(query.parameters)
+        defer { statement.reset() }
+        var results: [[String: Any]] = []
+        while try statement.step() {
+            var result: [String: Any] = [:]
+            for (column, read) in zip(dictionary.columns, readers) {
+                if let value = column.finalValue(try read(statement)) { result[column.name] = value }
+            }
+            results.append(result)
+        }
+        if let having = dictionary.having {
+            results = try results.filter { try having.evaluateThrowing(with: $0) }
+            if fetch.offset > 0 { results = Array(results.dropFirst(fetch.offset)) }
+            if fetch.limit > 0 { results = Array(results.prefix(fetch.limit)) }
+        }
+        return results
+    }
+
+    /// Adds the SELECT terms of `column` (aliased `c<n>`) and returns how to read its value.
+    private func reader(for column: DictionaryFetch.Column, alias: String, query: inout SQLiteQuery, selects: inout [String]) throws -> (SQLiteStatement) throws -> Any? {
+        let index = Int32(selects.count)
+        switch column.source {
+        case .objectID:
+            selects.append("t0.Z_PK AS \(alias)")
+            selects.append("t0.Z_ENT")
+            return { statement in try self.objectID(entityNumber: statement.int64(index + 1), primaryKey: statement.int64(index)) }
+        case .keyPath(let path, let property):
+            let sql = try query.column(forKeyPath: path).sql
+            selects.append("\(sql) AS \(alias)")
+            if let relationship = property as? RelationshipDescription {
+                return try relationshipReader(relationship, columnSQL: sql, index: index, selects: &selects)
+            }
+            let attribute = property as! AttributeDescription
+            return { statement in try attribute.value(from: statement.value(at: index)) }
+        case .aggregate(let aggregate, let path, let property):
+            let argument = try path.map { try query.column(forKeyPath: $0).sql } ?? "*"
+            let function: String
+            switch aggregate {
+            case .sum: function = "sum"
+            case .count: function = "count"
+            case .min: function = "min"
+            case .max: function = "max"
+            case .average: function = "avg"
+            }
+            selects.append("\(function)(\(argument)) AS \(alias)")
+            return { statement in
+                let value = statement.value(at: index)
+                switch (aggregate, value) {
+                case (_, .null): return nil
+                case (.count, _), (.sum, .integer): return statement.int64(index)
+                case (.sum, _), (.average, _): return statement.double(index)
+                case (.min, _), (.max, _):
+                    if let attribute = property as? AttributeDescription { return try attribute.value(from: value) }
+                    return statement.int64(index)
+                }
+            }
+        }
+    }
+
+    /// Reads a to-one relationship column as an object ID, selecting the entity column
+    /// too when the destination has sub-entities.
+    private func relationshipReader(_ relationship: RelationshipDescription, columnSQL: String, index: Int32, selects: inout [String]) throws -> (SQLiteStatement) throws -> Any? {
+        let owner = relationship.entity!
+        let mapping = schema.mapping(for: owner)
+        let slot = owner.slots.slotByName[relationship.name]!
+        if let entityColumn = mapping.entityColumn[slot] {
+            let tableAlias = columnSQL.split(separator: ".").first.map(String.init) ?? "t0"
+            selects.append("\(tableAlias).\(mapping.table.columns[entityColumn].name)")
+            return { statement in
+                statement.isNull(index) ? nil : try self.objectID(entityNumber: statement.int64(index + 1), primaryKey: statement.int64(index))
+            }
+        }
+        let destination = relationship.destinationEntity!
+        return { statement in statement.isNull(index) ? nil : self.objectID(for: destination, primaryKey: statement.int64(index)) }
+    }
+}

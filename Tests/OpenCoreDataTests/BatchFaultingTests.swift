@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import OpenCoreData
+
+/// `fetchBatchSize` and `fetchBatched(_:)`: identities first, objects a batch at a time.
+@Suite struct BatchFaultingTests {
+    private func samples(_ kind: StoreKind, count: Int) throws -> TestStack {
+        let stack = try TestStack(model: Models.samples(), kind: kind)
+        try stack.context.performAndWait {
+            for i in 0..<count { _ = stack.insert("Sample", ["key": String(format: "k%03d", i), "int64": Int64(i % 7)]) }
+            try stack.context.save()
+            stack.context.reset()
+        }
+        return stack
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func oneQueryForTheKeysThenOnePerBatch(kind: StoreKind) throws {
+        let stack = try samples(kind, count: 95)
+        try stack.context.performAndWait {
+            let request = try stack.request(sortedBy: ["int64", "-key"])
+            let expected = try stack.keys(request)
+            stack.context.reset()
+            request.fetchBatchSize = 10
+            let start = stack.coordinator.executedStatementCount
+            let batched = try stack.context.fetchBatched(request)
+            #expect(stack.coordinator.executedStatementCount - start == 1)
+            #expect(batched.count == 95)
+            #expect(stack.context.registeredObjects.isEmpty, "no object exists before it is read")
+            let keys = batched.map { $0.value(forKey: "key") as! String }
+            #expect(keys == expected)
+            #expect(stack.coordinator.executedStatementCount - start == 1 + 10)
+            #expect(stack.context.registeredObjects.count <= 10 * BatchFaultingArray<ManagedObject>.retainedBatchCount,
+                    "only the last batches stay alive")
+            _ = batched[94].value(forKey: "key")
+            #expect(stack.coordinator.executedStatementCount - start == 1 + 10, "a retained batch needs no query")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func windowsAndAZeroBatchSize(kind: StoreKind) throws {
+        let stack = try samples(kind, count: 30)
+        try stack.context.performAndWait {
+            let request = try stack.request("int64 >= 3", sortedBy: ["key"])
+            request.fetchOffset = 2
+            request.fetchLimit = 9
+            let expected = try stack.keys(request)
+            #expect(expected.count == 9)
+            request.fetchBatchSize = 4
+            #expect(try stack.context.fetchBatched(request).map { $0.value(forKey: "key") as! String } == expected)
+            request.fetchBatchSize = 0
+            #expect(try stack.context.fetchBatched(request).map { $0.value(forKey: "key") as! String } == expected)
+            #expect(try stack.keys(request) == expected, "fetch(_:) with a batch size still returns every object")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func pendingChangesAreHonoured(kind: StoreKind) throws {
+        let stack = try samples(kind, count: 20)
+        try stack.context.performAndWait {
+            let request = try stack.request("int64 >= 4", sortedBy: ["key"])
+            let stored = try stack.context.fetch(request)
+            stack.context.delete(stored[0])
+            stored[1].setValue(Int64(0), forKey: "int64")
+            _ = stack.insert("Sample", ["key": "k010a", "int64": Int64(6)])
+            let expected = try stack.keys(request)
+            request.fetchBatchSize = 3
+            #expect(try stack.context.fetchBatched(request).map { $0.value(forKey: "key") as! String } == expected)
+            request.includesPendingChanges = false
+            let storeOnly = try stack.context.fetchBatched(request)
+            #expect(storeOnly.count == stored.count)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func deletedRowsReadAsDeletedAndWrongTypesThrow(kind: StoreKind) throws {
+        let stack = try samples(kind, count: 6)
+        try stack.context.performAndWait {
+            let request = try stack.request(sortedBy: ["key"])
+            request.fetchBatchSize = 2
+            let batched = try stack.context.fetchBatched(request)
+            let other = stack.newContext()
+            try other.performAndWait {
+                for object in try other.fetch(stack.request("key == 'k005'")) { other.delete(object) }
+                try other.save()
+            }
+            #expect(batched[5].value(forKey: "key") == nil)
+            #expect(batched[5].isDeleted, "the row is gone: the fault reads as deleted")
+            #expect(batched[0].value(forKey: "key") as? String == "k000")
+
+            let ids = FetchRequest<ManagedObject>(entityName: "Sample")
+            ids.resultType = .managedObjectIDResultType
+            #expect(throws: CoreDataError.self) { try stack.context.fetchBatched(ids) }
+        }
+    }
+}
