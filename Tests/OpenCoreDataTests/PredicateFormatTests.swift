@@ -25,6 +25,20 @@ import Testing
         ("truepredicate", "TRUEPREDICATE"),
         ("a == 1e300", "a == 1e+300"),
         ("a == CAST(10, 'NSDate')", #"a == CAST(10.0, "NSDate")"#),
+        ("NONE tags.name == 'x'", #"NOT ANY tags.name == "x""#),
+        ("some a == 1", "ANY a == 1"),
+        ("a ==[CD] 'x'", #"a ==[cd] "x""#),
+        ("a like[nc] 'x'", #"a LIKE[cn] "x""#),
+        ("-a == 1", "0 - a == 1"),
+        ("a + b * c == 1", "a + (b * c) == 1"),
+        ("sqrt(16) == 4", "sqrt:(16) == 4"),
+        ("now() > a", "now() > a"),
+        ("a IN {1,2}", "a IN {1, 2}"),
+        ("x[first] == 1", "x[FIRST] == 1"),
+        ("subquery(items, $x, $x.a == 1).@count == 0", "SUBQUERY(items, $x, $x.a == 1).@count == 0"),
+        ("function(a, 'f:', 1) == 1", #"FUNCTION(a, "f:", 1) == 1"#),
+        ("ternary(a == 1, 2, 3) == 2", "TERNARY(a == 1, 2, 3) == 2"),
+        ("a union b intersect c == d", "(a UNION b) INTERSECT c == d"),
     ])
     func canonicalFormat(input: String, expected: String) throws {
         #expect(try CDPredicate(format: input).predicateFormat == expected)
@@ -73,9 +87,26 @@ import Testing
         "a == CAST(-123.25, 'NSDate')", "a == CAST('0.1', 'NSDecimalNumber')", "a == CAST('nan', 'NSNumber')",
         "a == CAST('-inf', 'NSNumber')", "a == CAST('https://x.org/p?q=1', 'NSURL')", "a == CAST('AAEC', 'NSData')",
         "((((a == 1))))", "a == 1 OR b == 2 OR c == 3 OR d == 4", "NOT a == 1 AND NOT b == 2",
+        "name BEGINSWITH[cd] 'x'", "name endswith[c] $SUFFIX", "a LIKE[n] '*x?'", "a MATCHES '^[a-z]+$'",
+        "a IN {1, 2, 3}", "a IN %@", "'x' IN name", "tags CONTAINS[c] 'x'", "a BETWEEN {1, 10}",
+        "a BETWEEN {b, c}", "ANY tags.name == 'x'", "SOME tags.name != 'x'", "ALL tags.name >= 'x'",
+        "NONE tags.name LIKE[cd] 'x*'", "NOT ANY tags.name == 'x'", "a + b * c == d ** 2 ** 3",
+        "(a + b) * c / 2 - 1 > -3", "-a < 0", "--a < 0", "-(-1) == 1", "-2 ** 2 == -4", "1 - -2 == 3",
+        "(a - b) - c == 0", "a - (b - c) == 0", "(a ** b) ** c == 1", "a[FIRST] == 1", "a[LAST].name == 'x'",
+        "a[SIZE] > 2", "a[0] == a[-1]", "dict['key'] == 1", "a[b + 1][FIRST] == nil", "{a, 1}[FIRST] == 1",
+        "{} == a", "{{1, 2}, {a}} CONTAINS {1, 2}", "SUBQUERY(items, $x, $x.done == YES).@count > 0",
+        "SUBQUERY(items, $x, ANY $x.tags.name == 'a' AND SUBQUERY($x.children, $y, $y.n > $x.n).@count == 0).@count == 1",
+        "FUNCTION(SELF, 'reversed') == 'x'", "FUNCTION(name, 'pad:with:', 3, '-') == 'x'",
+        "TERNARY(a > 1, 'big', 'small') == 'big'", "now() > date", "sqrt(a) == 4", "sum({1, 2, a}) == 3",
+        "add:to:(1, 2) == 3", "modulus:by:(a, 2) == 0", "lowercase(name) == 'x'", "count(items) > 1",
+        "CAST(a, 'NSString') == '1'", "CAST(a, b) == 1", "castObject:toType:(a, 'NSDate') > %@",
+        "a UNION b == c", "(a UNION b) INTERSECT c MINUS d == e", "a UNION (b UNION c) == d",
+        "ANYKEY == 'x'", "$x.name == 'y'", "items.@sum.price > 10", "items.@avg.price < items.@max.price",
+        "items.@distinctUnionOfObjects.name.@count == 2", "'abc'.length == 3", "(1 + 2).description == '3'",
+        "(a + b).@count == 1", "a == %c", "SELF[FIRST] == 1", "sum:({1, 2}).x == 1",
     ])
     func parsePrintParseIsStable(format: String) throws {
-        let first = try CDPredicate(format: format)
+        let first = try CDPredicate(format: format, argumentArray: format.contains("%c") ? ["c"] : [[1, "two", nil]])
         let printed = first.predicateFormat
         let second = try CDPredicate(format: printed)
         #expect(second == first, "\(format) → \(printed) → \(second.predicateFormat)")
@@ -84,15 +115,17 @@ import Testing
     }
 
     @Test func randomTreesRoundTrip() throws {
-        let seed = UInt64.random(in: 1...UInt64.max)
-        print("PredicateFormatTests.randomTreesRoundTrip seed: \(seed)")
-        var generator = RandomPredicates(seed: seed)
-        for _ in 0..<400 {
-            let predicate = generator.predicate(depth: 4)
+        let random = SeededRandom.fromEnvironment(for: "PredicateFormatTests.randomTreesRoundTrip")
+        var generator = RandomPredicateTrees(random)
+        for _ in 0..<1_000 {
+            let predicate = generator.predicate(depth: 5)
             let printed = predicate.predicateFormat
-            let reparsed = try CDPredicate(format: printed)
-            #expect(reparsed == predicate, "seed \(seed): \(printed) → \(reparsed.predicateFormat)")
-            #expect(reparsed.predicateFormat == printed, "seed \(seed)")
+            let reparsed = try #require(
+                try? CDPredicate(format: printed), "seed \(random.seed): \(printed) does not parse"
+            )
+            #expect(reparsed == predicate, "seed \(random.seed): \(printed) → \(reparsed.predicateFormat)")
+            #expect(reparsed.hashValue == predicate.hashValue, "seed \(random.seed): \(printed)")
+            #expect(reparsed.predicateFormat == printed, "seed \(random.seed)")
         }
     }
 
@@ -104,75 +137,5 @@ import Testing
         #expect(try CDPredicate(format: "a == 1") == CDExpression.keyPath("a").equalTo(1))
         let set: Set<CDPredicate> = [try CDPredicate(format: "a == 1"), CDExpression.keyPath("a").equalTo(1)]
         #expect(set.count == 1)
-    }
-}
-
-/// Random predicate trees of the shapes the parser produces (seeded, reproducible).
-private struct RandomPredicates {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    private mutating func next() -> UInt64 {
-        // SplitMix64.
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    private mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-
-    private mutating func pick<T>(_ options: [T]) -> T { options[int(0...(options.count - 1))] }
-
-    mutating func predicate(depth: Int) -> CDPredicate {
-        let choice = depth == 0 ? 0 : int(0...9)
-        switch choice {
-        case 0...5:
-            let type = pick([CDComparisonPredicate.Operator.equalTo, .notEqualTo, .lessThan,
-                             .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo])
-            return expression().compare(type, expression())
-        case 6:
-            return CDPredicate(value: int(0...1) == 1)
-        case 7:
-            return !predicate(depth: depth - 1)
-        default:
-            let operands = (0..<int(2...4)).map { _ in predicate(depth: depth - 1) }
-            return CDCompoundPredicate(type: int(0...1) == 0 ? .and : .or, subpredicates: operands)
-        }
-    }
-
-    private mutating func expression() -> CDExpression {
-        switch int(0...9) {
-        case 0: return .evaluatedObject
-        case 1...4:
-            let keys = ["a", "title", "first", "size", "AND", "self", "ünï", "_x9", "@count"]
-            let count = int(1...3)
-            var path = (0..<count).map { _ in pick(keys) }
-            if path[0] == "self" { path[0] = "a" }
-            return .keyPath(path.joined(separator: "."))
-        default: return .constant(value())
-        }
-    }
-
-    private mutating func value() -> CDValue {
-        switch int(0...11) {
-        case 0: return .null
-        case 1: return .bool(int(0...1) == 1)
-        case 2: return .int64(pick([0, 1, -1, .max, .min, Int64(bitPattern: next())]))
-        case 3: return .double(pick([0.5, -0.0, 1e-300, -2.5e300, .infinity, -.infinity, .nan, Double(bitPattern: next() >> 2)]))
-        case 4: return .decimal(Decimal(string: pick(["0", "-1.5", "12345678901234567890.123", "0.001"]))!)
-        case 5, 6:
-            let pieces = ["a", "\"", "'", "\\", "\n", "\t", "\u{0}", "\u{7F}", "é", "e\u{301}", "😀", " ", "%@", "$x"]
-            return .string((0..<int(0...6)).map { _ in pick(pieces) }.joined())
-        case 7: return .date(Date(timeIntervalSinceReferenceDate: Double(Int64(bitPattern: next()) % 1_000_000_000) / 8))
-        case 8: return .data(Data((0..<int(0...9)).map { _ in UInt8(truncatingIfNeeded: next()) }))
-        case 9: return .uuid(UUID())
-        case 10: return .url(URL(string: "https://example.com/p\(int(0...99))?q=\(int(0...9))")!)
-        default: return .string("")
-        }
     }
 }

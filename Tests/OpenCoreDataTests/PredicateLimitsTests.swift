@@ -24,7 +24,7 @@ import Testing
 
     /// Parses `format` on a thread with a 512 KiB stack; a parsed predicate is also printed,
     /// re-parsed, compared, hashed and evaluated there, so all its recursion runs on that stack.
-    private func parseOnSmallStack(_ format: String) -> Outcome {
+    private func parseOnSmallStack(_ format: String, stackSize: Int = 512 * 1024) -> Outcome {
         let result = Mutex<Outcome?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
@@ -45,7 +45,7 @@ import Testing
             result.withLock { $0 = outcome }
             done.signal()
         }
-        thread.stackSize = 512 * 1024
+        thread.stackSize = stackSize
         thread.start()
         done.wait()
         return result.withLock { $0 } ?? .failed(message: "no result", offset: nil)
@@ -105,6 +105,58 @@ import Testing
             "(" + inner + (index.isMultiple(of: 2) ? " AND b == 2)" : " OR NOT c == 3)")
         }
         if case .failed(let message, _) = parseOnSmallStack(deepest) { Issue.record("\(message)") }
+    }
+
+    /// `open` repeated `depth` times around `inner`, each closed by `close`.
+    private func wrapped(_ inner: String, depth: Int, open: String, close: String) -> String {
+        String(repeating: open, count: depth) + inner + String(repeating: close, count: depth)
+    }
+
+    /// Every construct that nests, each as a comparison nested `depth` deep.
+    private func nestingConstructs(_ depth: Int) -> [String: String] {
+        [
+            "predicate parentheses": wrapped("a == 1", depth: depth, open: "(", close: ")"),
+            "NOT": String(repeating: "NOT ", count: depth) + "a == 1",
+            "!": String(repeating: "!", count: depth) + "a == 1",
+            "expression parentheses": "a == " + wrapped("1", depth: depth, open: "(", close: ")"),
+            "aggregates": "a IN " + wrapped("b", depth: depth, open: "{", close: "}"),
+            "unary minus": "a == " + String(repeating: "-", count: depth) + "b",
+            "function calls": "a == " + wrapped("1", depth: depth, open: "sqrt(", close: ")"),
+            "selector calls": "a == " + wrapped("1", depth: depth, open: "abs:(", close: ")"),
+            "CAST": "a == " + wrapped("b", depth: depth, open: "CAST(", close: ", 'NSString')"),
+            "FUNCTION": "a == " + wrapped("b", depth: depth, open: "FUNCTION(", close: ", 'f')"),
+            "TERNARY": "a == " + wrapped("b", depth: depth, open: "TERNARY(c == 1, ", close: ", d)"),
+            "SUBQUERY": wrapped("$x.n == 1", depth: depth, open: "SUBQUERY(items, $x, ", close: ").@count == 0"),
+            "index": "a == " + wrapped("0", depth: depth, open: "b[", close: "]"),
+            "index chain": "a" + String(repeating: "[0]", count: depth) + " == 1",
+            "arithmetic chain": "a == 1" + String(repeating: " + 1", count: depth),
+            "power chain": "a == 1" + String(repeating: " ** 1", count: depth),
+            "set chain": "a == b" + String(repeating: " UNION b", count: depth),
+            "member chain": "a == $x" + String(repeating: "[0].b", count: depth),
+        ]
+    }
+
+    @Test func hostileNestingOfEveryConstructFailsCleanlyOnA64KiBStack() {
+        for (construct, format) in nestingConstructs(100_000) {
+            let cut = String(format.unicodeScalars.prefix(PredicateLimits.maximumFormatLength).map(Character.init))
+            for input in [format, cut] {
+                let outcome = parseOnSmallStack(input, stackSize: 64 * 1024)
+                #expect(outcome.message.contains("limit is 65536") || outcome.message.contains("deeper than 100"),
+                        "\(construct): \(outcome.message.prefix(300))")
+            }
+        }
+    }
+
+    @Test func everyConstructNestsUpToTheLimit() {
+        for (construct, format) in nestingConstructs(40) {
+            let outcome = parseOnSmallStack(format)
+            if case .failed(let message, _) = outcome { Issue.record("\(construct): \(message.prefix(300))") }
+        }
+        for (construct, format) in nestingConstructs(101) {
+            let outcome = parseOnSmallStack(format)
+            #expect(outcome.message.contains("deeper than 100"), "\(construct): \(outcome.message.prefix(300))")
+            #expect(outcome.offset != nil, "\(construct)")
+        }
     }
 
     // MARK: - Terms

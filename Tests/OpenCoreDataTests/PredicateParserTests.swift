@@ -212,17 +212,6 @@ import Testing
         #expect(try parseError("é == 1 )").offset == 7)
     }
 
-    @Test func laterFeaturesAreReportedAsNotSupportedYet() throws {
-        for format in [
-            "a BETWEEN {1, 2}", "ANY tags.name == 'x'", "a ==[c] 'x'", "a IN %@", "name CONTAINS 'x'",
-            "a + 1 == 2", "a == $VALUE", "SUBQUERY(items, $x, $x.done == YES).@count > 0", "a[FIRST] == 1",
-        ] {
-            let error = try parseError(format, [1])
-            #expect(error.message.contains("not supported yet"), "\(format): \(error.message)")
-            #expect(error.offset != nil)
-        }
-    }
-
     // MARK: - Walking the tree
 
     /// Collects the key paths and constants of a tree, switching exhaustively as a compiler would.

@@ -50,6 +50,73 @@ extension CDExpression {
     }
 }
 
+// MARK: - String and collection operators
+
+extension CDExpression {
+    /// `self LIKE[options] pattern` (`*` and `?` wildcards).
+    public func like(_ pattern: CDExpression, options: CDComparisonPredicate.Options = []) -> CDComparisonPredicate {
+        compare(.like, pattern, options: options)
+    }
+    /// `self MATCHES[options] regex`.
+    public func matches(_ regex: CDExpression, options: CDComparisonPredicate.Options = []) -> CDComparisonPredicate {
+        compare(.matches, regex, options: options)
+    }
+    /// `self BEGINSWITH[options] prefix`.
+    public func beginsWith(_ prefix: CDExpression, options: CDComparisonPredicate.Options = []) -> CDComparisonPredicate {
+        compare(.beginsWith, prefix, options: options)
+    }
+    /// `self ENDSWITH[options] suffix`.
+    public func endsWith(_ suffix: CDExpression, options: CDComparisonPredicate.Options = []) -> CDComparisonPredicate {
+        compare(.endsWith, suffix, options: options)
+    }
+    /// `self CONTAINS[options] element`: a collection's element or a string's substring.
+    public func contains(_ element: CDExpression, options: CDComparisonPredicate.Options = []) -> CDComparisonPredicate {
+        compare(.contains, element, options: options)
+    }
+    /// `self IN[options] collection`.
+    public func `in`(_ collection: CDExpression, options: CDComparisonPredicate.Options = []) -> CDComparisonPredicate {
+        compare(.in, collection, options: options)
+    }
+    /// `self BETWEEN {lower, upper}`, bounds included.
+    public func between(_ lower: CDValue, and upper: CDValue) -> CDComparisonPredicate {
+        compare(.between, .constant(.array([lower, upper])))
+    }
+
+    /// `NONE self op other`: no element of the collection matches (`NOT ANY`).
+    public func none(
+        _ type: CDComparisonPredicate.Operator, _ other: CDExpression, options: CDComparisonPredicate.Options = []
+    ) -> CDCompoundPredicate {
+        !compare(type, other, modifier: .any, options: options)
+    }
+}
+
+// MARK: - Arithmetic
+
+/// Arithmetic on expressions, as the format language's operators build it
+/// (`a + b` is the function `add:to:`, `-a` is `0 - a`).
+extension CDExpression {
+    /// `lhs + rhs`.
+    public static func + (lhs: CDExpression, rhs: CDExpression) -> CDExpression {
+        CDExpression(forFunction: "add:to:", arguments: [lhs, rhs])
+    }
+    /// `lhs - rhs`.
+    public static func - (lhs: CDExpression, rhs: CDExpression) -> CDExpression {
+        CDExpression(forFunction: "from:subtract:", arguments: [lhs, rhs])
+    }
+    /// `lhs * rhs`.
+    public static func * (lhs: CDExpression, rhs: CDExpression) -> CDExpression {
+        CDExpression(forFunction: "multiply:by:", arguments: [lhs, rhs])
+    }
+    /// `lhs / rhs` (always a floating-point result).
+    public static func / (lhs: CDExpression, rhs: CDExpression) -> CDExpression {
+        CDExpression(forFunction: "divide:by:", arguments: [lhs, rhs])
+    }
+    /// `-operand`, which the format language writes `0 - operand`.
+    public static prefix func - (operand: CDExpression) -> CDExpression {
+        CDExpression(forFunction: "from:subtract:", arguments: [.constant(0), operand])
+    }
+}
+
 // MARK: - Logical operators
 
 extension CDPredicate {

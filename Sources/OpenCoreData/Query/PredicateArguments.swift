@@ -4,7 +4,8 @@ import Foundation
 
 extension PredicateParser {
     /// The expression for a `%` specifier, taking the next argument:
-    /// `%@` a constant, `%K` a key path, printf-style numbers and strings a checked constant.
+    /// `%@` a constant, `%K` a key path, printf-style numbers and strings a checked constant
+    /// (`%d %i %ld %lld %u %x %f %lf …` a number, `%s %S` a string, `%c %C` one character).
     mutating func substitute(_ specifier: PredicateFormatSpecifier, at tokenIndex: Int) throws -> CDExpression {
         let token = tokens[tokenIndex]
         guard nextArgument < arguments.count else {
@@ -21,6 +22,15 @@ extension PredicateParser {
             return .keyPath(path)
         case .object:
             return .constant(try convert(argument, position: position, at: tokenIndex))
+        case .printf(let text) where text.hasSuffix("c") || text.hasSuffix("C"):
+            let value = try convert(argument, position: position, at: tokenIndex)
+            guard let character = Self.character(value) else {
+                throw error(
+                    "argument \(position) for '\(text)' must be one character or a character code, not \(describe(argument))",
+                    at: tokenIndex
+                )
+            }
+            return .constant(.string(character))
         case .printf(let text):
             let value = try convert(argument, position: position, at: tokenIndex)
             let wantsString = text.hasSuffix("s") || text.hasSuffix("S")
@@ -41,6 +51,19 @@ extension PredicateParser {
             return try CDValue(argument: argument)
         } catch let failure as CoreDataError {
             throw error("argument \(position) for \(PredicateSyntaxError.describe(token)): \(failure.message)", at: tokenIndex)
+        }
+    }
+
+    /// The one-character string a `%c` argument stands for: a one-character string, or a
+    /// Unicode code point.
+    private static func character(_ value: CDValue) -> String? {
+        switch value {
+        case .string(let text) where text.count == 1:
+            return text
+        case .int64(let code):
+            return UInt32(exactly: code).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        default:
+            return nil
         }
     }
 

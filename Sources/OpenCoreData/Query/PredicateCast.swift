@@ -20,7 +20,7 @@ enum PredicateCast {
         case ("NSDate", .date):
             return value
         case ("NSDate", _):
-            return seconds(value).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+            return seconds(value).flatMap { $0.isFinite ? .date(Date(timeIntervalSinceReferenceDate: $0)) : nil }
         case ("NSDecimalNumber", .decimal):
             return value
         case ("NSDecimalNumber", .int64(let number)):

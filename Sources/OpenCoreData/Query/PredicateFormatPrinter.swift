@@ -5,7 +5,11 @@ import Foundation
 /// parser produces.
 ///
 /// Choices: `==`/`!=`, upper-case keywords, strings in double quotes, reserved words used as
-/// keys escaped with `#`, `AND`/`OR` operands that are `AND`/`OR` themselves parenthesized.
+/// keys escaped with `#`, `AND`/`OR` operands that are `AND`/`OR` themselves parenthesized,
+/// options as `[cdn]` in that order, `NONE` as `NOT ANY`, arithmetic as infix operators with
+/// every infix operand parenthesized (`(a + b) * c`, `0 - x` for unary minus), other functions
+/// by their full name (`sqrt:(16)`, `now()`), constant arrays as `{…}` (the parser folds an
+/// aggregate of constants into an array constant).
 /// Constants without a literal form are written as `CAST("…", "Type")`, which the parser folds
 /// back into the constant. Object IDs cannot be read back without a store (they print as a
 /// `CAST` of their URI). Key names that are not identifiers (from `%K`) print as they are.

@@ -29,7 +29,14 @@ struct PredicateParser {
     /// starts with `(` tell a parenthesized predicate from a parenthesized expression.
     let matchingParenthesis: [Int]
 
+    /// Set when parsing stopped at a limit (depth or term count) rather than at bad syntax.
+    var exceededLimit = false
+
     /// Parses `format` with its `%@`/`%K` arguments into a predicate tree.
+    ///
+    /// The limits hold for the predicate's canonical form too (`predicateFormat`, which can
+    /// nest deeper than the input: `-x` prints as `0 - x`, a `%@` date as `CAST(…)`), so that
+    /// every predicate accepted here prints to a format that parses back.
     static func parse(_ format: String, arguments: [Any?]) throws -> CDPredicate {
         let length = format.utf8.count
         guard length <= PredicateLimits.maximumFormatLength else {
@@ -38,10 +45,31 @@ struct PredicateParser {
                 offset: nil, format: format
             )
         }
+        var exceededLimit = false
+        let predicate = try parseTokens(of: format, arguments: arguments, exceededLimit: &exceededLimit)
+        let canonical = PredicateFormatPrinter.format(predicate)
+        if canonical != format {
+            do {
+                _ = try parseTokens(of: canonical, arguments: [], exceededLimit: &exceededLimit)
+            } catch let limit as CoreDataError where exceededLimit {
+                throw PredicateSyntaxError.make(
+                    "written canonically it exceeds a limit (\(limit.message))", offset: nil, format: format
+                )
+            } catch {
+                // Not a limit: a printer bug, which the round-trip tests and the fuzzer report.
+            }
+        }
+        return predicate
+    }
+
+    /// Lexes and parses `format`, any length; sets `exceededLimit` when a limit stopped it.
+    private static func parseTokens(of format: String, arguments: [Any?], exceededLimit: inout Bool) throws -> CDPredicate {
         let tokens = try PredicateLexer.tokenize(format)
         var parser = PredicateParser(
             format: format, tokens: tokens, arguments: arguments, matchingParenthesis: matchParentheses(tokens)
         )
+        defer { exceededLimit = parser.exceededLimit }
+        try parser.checkNestingBeforeParsing()
         let predicate = try parser.parsePredicate()
         try parser.expectEnd()
         return predicate
@@ -119,6 +147,7 @@ struct PredicateParser {
     mutating func enterNesting(at tokenIndex: Int) throws {
         depth += 1
         if depth > PredicateLimits.maximumDepth {
+            exceededLimit = true
             let token = PredicateSyntaxError.describe(tokens[tokenIndex])
             throw error("nesting deeper than \(PredicateLimits.maximumDepth) levels at \(token)", at: tokenIndex)
         }
@@ -131,6 +160,7 @@ struct PredicateParser {
     mutating func countTerm() throws {
         termCount += 1
         if termCount > PredicateLimits.maximumTermCount {
+            exceededLimit = true
             throw error("more than \(PredicateLimits.maximumTermCount) comparisons, at \(describeCurrent)", at: index)
         }
     }

@@ -228,9 +228,8 @@ extension PredicateParser {
         }
     }
 
-    /// `FIRST`, `LAST` or `SIZE` inside `[…]`, when followed by `]`.
+    /// `FIRST`, `LAST` or `SIZE` inside `[…]`.
     mutating func parseIndexKeyword() -> CDExpression.Index? {
-        guard token(after: index).is(.rightBracket) else { return nil }
         let position: CDExpression.Index
         switch current.kind {
         case .keyword(.first): position = .first
