@@ -46,6 +46,24 @@ enum SQLValueKind: Equatable {
     }
 }
 
+extension SQLValueKind: CustomStringConvertible {
+    /// The kind as error messages name it.
+    var description: String {
+        switch self {
+        case .null: return "nil"
+        case .number: return "number"
+        case .string: return "string"
+        case .date: return "date"
+        case .data: return "data"
+        case .uuid: return "UUID"
+        case .url: return "URL"
+        case .object: return "object"
+        case .incomparable: return "incomparable"
+        case .any: return "untyped"
+        }
+    }
+}
+
 /// One SQL expression with the kind of its value.
 struct SQLScalar {
     let sql: String

@@ -120,12 +120,14 @@ extension SQLiteQuery {
                 return elements.contains { ValueComparison.isEqual(constant, $0) } ? "1" : "0"
             }
             let left = try directScalar(value, test)
+            // [c] and [d] fold strings only (a URL stays case-sensitive, as in memory).
+            let options = left.kind.mayBeString ? test.options : []
             let keys = elements.filter { element in
                 (try? scalarKind(element)).map { left.kind.isComparable(with: $0) || $0 == .null } ?? false
-            }.compactMap { SQLMembershipKey.of($0, options: test.options) }
+            }.compactMap { SQLMembershipKey.of($0, options: options) }
             if keys.isEmpty { return "0" }
             let parameter = bind(.text(SQLMembershipKeys.json(keys)))
-            return "\(SQLiteFunctions.membershipFunction)(\(parameter), \(test.options.rawValue), \(left.sql))"
+            return "\(SQLiteFunctions.membershipFunction)(\(parameter), \(options.rawValue), \(left.sql))"
         case .scalar(let text):
             if case .collection = value { throw CoreDataError(.invalidFetchRequest, "\(test.format): a to-many key is not allowed here.") }
             guard text.kind.mayBeString || text.kind == .null else {
