@@ -143,6 +143,7 @@ import Testing
         let (memory, memoryReader, memoryObjects) = try Self.populate(.inMemory, rows)
         var failures: [String] = []
         var matched = 0
+        var typedErrors = 0
         for number in 0..<Self.predicateCount {
             let spec = Self.randomSpec(rows, &random)
             var sorts = (0..<Int.random(in: 0...2, using: &random)).map { _ in
@@ -173,6 +174,7 @@ import Testing
                     expectedCount = window.count
                     return window
                 }
+                if expected == "error" { typedErrors += 1 }
                 let fetched = outcome { try sqliteReader.fetch(request(sqliteObjects)) }
                 if fetched != expected {
                     failures.append("SQLite store \(description): \(fetched) ≠ evaluator \(expected)")
@@ -186,7 +188,7 @@ import Testing
                 }
             }
         }
-        print("DifferentialFetchTests: \(matched) matches over \(Self.predicateCount) predicates, \(failures.count) disagreements")
+        print("DifferentialFetchTests: \(matched) matches over \(Self.predicateCount) predicates (\(typedErrors) typed errors), \(failures.count) disagreements")
         #expect(failures.isEmpty, "seed \(random.seed): \(failures.count) disagreements, first:\n\(failures.prefix(8).joined(separator: "\n"))")
         _ = (sqlite, memory)
     }

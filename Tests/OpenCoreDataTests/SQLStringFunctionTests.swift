@@ -45,6 +45,8 @@ import Testing
     func aBadRegularExpressionIsATypedError(kind: StoreKind) throws {
         let stack = try TestStack.strings(kind, Self.strings)
         #expect(try stack.fetchError("string MATCHES '('").code == .invalidPredicate)
+        // Checked for a row whose string is nil too, as in memory.
+        #expect(try stack.fetchError("string == nil AND string MATCHES '['").code == .invalidPredicate)
         // The connection is still usable afterwards.
         #expect(try stack.matching("string MATCHES 'a.*'") == ["s1", "s5", "s6"])
     }

@@ -110,6 +110,10 @@ enum SQLiteFunctions {
             return
         }
         guard let text = Self.text(arguments[2]), let pattern = Self.text(arguments[3]) else {
+            // A MATCHES pattern is checked whatever the left side holds, as in memory.
+            if op == .matches, let pattern = Self.text(arguments[3]) {
+                do { _ = try StringMatching.matches("", pattern, options) } catch { return fail(context, error) }
+            }
             sqlite3_result_int64(context, 0)
             return
         }
