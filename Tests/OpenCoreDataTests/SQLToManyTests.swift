@@ -108,4 +108,30 @@ import Testing
         #expect(try texts("ANY tags.notes.text == 'b'") == ["a", "b"])
         #expect(try texts("SUBQUERY(tags, $t, $t.notes.@count == 2).@count == 1") == ["a", "b"])
     }
+
+    /// A to-many relationship into an inheritance hierarchy (one table for Person,
+    /// Employee and Contractor).
+    @Test(arguments: StoreKind.allCases)
+    func toManyIntoAnInheritanceHierarchy(kind: StoreKind) throws {
+        let stack = try TestStack(model: Models.people(), kind: kind)
+        try stack.context.performAndWait {
+            let sales = stack.insert("Department", ["name": "sales"])
+            let labs = stack.insert("Department", ["name": "labs"])
+            _ = stack.insert("Department", ["name": "empty"])
+            _ = stack.insert("Employee", ["name": "Ann", "salary": 10, "department": sales])
+            _ = stack.insert("Contractor", ["name": "Bob", "rate": 2.5, "department": sales])
+            _ = stack.insert("Contractor", ["name": "Cid", "rate": 4.0, "department": labs])
+            try stack.context.save()
+            stack.context.reset()
+        }
+        func departments(_ format: String) throws -> [String] {
+            try stack.context.performAndWait { try stack.fetch("Department", format, sortedBy: "name").map { $0.value(forKey: "name") as? String ?? "" } }
+        }
+        #expect(try departments("ANY members.name BEGINSWITH[c] 'b'") == ["sales"])
+        #expect(try departments("members.@count == 1") == ["labs"])
+        #expect(try departments("ALL members.name != 'Ann'") == ["empty", "labs"])
+        #expect(try departments("SUBQUERY(members, $m, $m.department.name == 'labs').@count == 1") == ["labs"])
+        let people = try stack.context.performAndWait { try stack.fetch("Person", "department.members.@count == 2", sortedBy: "name").map { $0.value(forKey: "name") as? String ?? "" } }
+        #expect(people == ["Ann", "Bob"])
+    }
 }
