@@ -86,4 +86,35 @@ import Testing
         #expect(try folders("notes[1].text == 'second'") == ["inbox"])
         #expect(try folders("notes[5].text == nil") == ["empty", "inbox"])
     }
+
+    /// `[FIRST]`, `[LAST]` and `[n]` of an ordered many-to-many relationship read the join
+    /// table's positions.
+    @Test(arguments: StoreKind.allCases)
+    func indexAccessThroughAnOrderedJoinTable(kind: StoreKind) throws {
+        let playlist = EntityDescription(name: "Playlist", properties: [AttributeDescription(name: "name", type: .string)])
+        let song = EntityDescription(name: "Song", properties: [AttributeDescription(name: "title", type: .string)])
+        let songs = RelationshipDescription(name: "songs", destination: song, toMany: true, isOrdered: true)
+        let playlists = RelationshipDescription(name: "playlists", destination: playlist, toMany: true)
+        songs.setInverse(playlists)
+        playlist.properties += [songs]
+        song.properties += [playlists]
+        let stack = try TestStack(model: ManagedObjectModel(entities: [playlist, song]), kind: kind)
+        try stack.context.performAndWait {
+            let (a, b, c) = (stack.insert("Song", ["title": "a"]), stack.insert("Song", ["title": "b"]), stack.insert("Song", ["title": "c"]))
+            let mix = stack.insert("Playlist", ["name": "mix"]).mutableOrderedSetValue(forKey: "songs")
+            for song in [c, a, b] { mix.append(song) }
+            let solo = stack.insert("Playlist", ["name": "solo"]).mutableOrderedSetValue(forKey: "songs")
+            solo.append(a)
+            try stack.context.save()
+            stack.context.reset()
+        }
+        func names(_ format: String) throws -> [String] {
+            try stack.context.performAndWait { try stack.fetch("Playlist", format, sortedBy: "name").map { $0.value(forKey: "name") as? String ?? "" } }
+        }
+        #expect(try names("songs[FIRST].title == 'c'") == ["mix"])
+        #expect(try names("songs[LAST].title == 'a'") == ["solo"])
+        #expect(try names("songs[LAST].title == 'b'") == ["mix"])
+        #expect(try names("songs[1].title == 'a'") == ["mix"])
+        #expect(try names("songs[SIZE] == 1") == ["solo"])
+    }
 }

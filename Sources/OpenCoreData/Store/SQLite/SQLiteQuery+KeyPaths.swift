@@ -69,7 +69,7 @@ extension SQLiteQuery {
                 if current.alias != source.alias { collection!.owner = "\(current.alias).Z_PK" }
             }
             collection!.from += steps.map { "JOIN \($0.table) ON \($0.on)" }
-            collection!.orderColumn = schema.orderColumn(for: relationship).map { "\(next.alias).\($0)" }
+            collection!.orderColumn = orderColumn(of: relationship, reaching: next)
             current = next
             walked = ""
             if isLast {
@@ -101,6 +101,14 @@ extension SQLiteQuery {
             scopes[scopes.count - 1].aliasByPath[path] = next
         }
         return next
+    }
+
+    /// The column ordering an ordered relationship's elements: on the destination row, or
+    /// in the join table of an ordered many-to-many relationship.
+    private func orderColumn(of relationship: RelationshipDescription, reaching next: SQLSource) -> String? {
+        guard relationship.isOrdered else { return nil }
+        if let join = schema.joinTable(for: relationship) { return join.orderColumn.map { "j\(next.alias).\($0)" } }
+        return schema.orderColumn(for: relationship).map { "\(next.alias).\($0)" }
     }
 
     /// The tables a to-many step adds (`<table> alias`, or the join table and then the
