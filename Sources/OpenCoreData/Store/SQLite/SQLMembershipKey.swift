@@ -19,8 +19,11 @@ enum SQLMembershipKey {
         case .double(let number): return number.isNaN ? nil : numberKey(number)
         case .decimal(let number):
             if number.isNaN { return nil }
-            if let whole = Int64(exactly: NSDecimalNumber(decimal: number).int64Value), Decimal(whole) == number { return "i:\(whole)" }
-            return numberKey(NSDecimalNumber(decimal: number).doubleValue)
+            switch SQLValue.number(number) {
+            case .integer(let whole): return "i:\(whole)"
+            case .real(let approximation): return numberKey(approximation)
+            default: return nil
+            }
         case .string(let text): return "s:" + StringMatching.fold(text, options)
         case .date(let date): return numberKey(date.timeIntervalSinceReferenceDate)
         case .data(let data): return "b:" + hex(data)

@@ -32,6 +32,23 @@ enum SQLValueKind: Equatable {
     /// Whether a value of this kind may be a string (for the string operators).
     var mayBeString: Bool { self == .string || self == .any }
 
+    /// The kind of a constant as the store binds it.
+    init(constant: CDValue) {
+        switch constant {
+        case .null: self = .null
+        case .bool, .int64: self = .number
+        case .double(let number): self = number.isNaN ? .incomparable : .number
+        case .decimal(let number): self = number.isNaN ? .incomparable : .number
+        case .string: self = .string
+        case .date: self = .date
+        case .data: self = .data
+        case .uuid: self = .uuid
+        case .url: self = .url
+        case .objectID(let id): self = id.primaryKey == nil ? .incomparable : .object(ObjectIdentifier(id.entity.rootEntity))
+        case .array: self = .incomparable
+        }
+    }
+
     /// The kind of a stored attribute.
     init(_ attribute: AttributeDescription) {
         switch attribute.attributeType {
@@ -109,4 +126,13 @@ enum SQLOperand {
     case constant(CDValue)
     case collection(SQLCollection)
     case list([SQLOperand])
+}
+
+extension SQLValue {
+    /// A decimal as a number column holds it: INTEGER when whole and within 64 bits,
+    /// else the nearest REAL (as SQLite's NUMERIC affinity stores it).
+    static func number(_ decimal: Decimal) -> SQLValue {
+        let whole = NSDecimalNumber(decimal: decimal).int64Value
+        return Decimal(whole) == decimal ? .integer(whole) : .real(NSDecimalNumber(decimal: decimal).doubleValue)
+    }
 }

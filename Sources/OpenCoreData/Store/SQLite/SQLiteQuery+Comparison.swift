@@ -123,7 +123,8 @@ extension SQLiteQuery {
             // [c] and [d] fold strings only (a URL stays case-sensitive, as in memory).
             let options = left.kind.mayBeString ? test.options : []
             let keys = elements.filter { element in
-                (try? scalarKind(element)).map { left.kind.isComparable(with: $0) || $0 == .null } ?? false
+                let kind = SQLValueKind(constant: element)
+                return left.kind.isComparable(with: kind) || kind == .null
             }.compactMap { SQLMembershipKey.of($0, options: options) }
             if keys.isEmpty { return "0" }
             let parameter = bind(.text(SQLMembershipKeys.json(keys)))
@@ -141,23 +142,6 @@ extension SQLiteQuery {
                 throw CoreDataError(.invalidPredicate, "\(test.format): \(PredicateFormatPrinter.symbol(for: test.op)) needs a collection or a string, not \(constant).")
             }
             return try stringTest(.contains, try scalar(constant), try scalar(value), test.options)
-        }
-    }
-
-    /// The kind a constant has in SQL.
-    private func scalarKind(_ value: CDValue) throws -> SQLValueKind {
-        switch value {
-        case .null: return .null
-        case .bool, .int64: return .number
-        case .double(let number): return number.isNaN ? .incomparable : .number
-        case .decimal(let number): return number.isNaN ? .incomparable : .number
-        case .string: return .string
-        case .date: return .date
-        case .data: return .data
-        case .uuid: return .uuid
-        case .url: return .url
-        case .objectID(let id): return id.primaryKey == nil ? .incomparable : .object(ObjectIdentifier(id.entity.rootEntity))
-        case .array: return .incomparable
         }
     }
 }

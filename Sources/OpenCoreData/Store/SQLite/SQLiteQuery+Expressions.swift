@@ -143,27 +143,24 @@ extension SQLiteQuery {
     }
 
     mutating func scalar(_ value: CDValue) throws -> SQLScalar {
-        func bound(_ sql: SQLValue, _ kind: SQLValueKind) -> SQLScalar { SQLScalar(sql: bind(sql), kind: kind, isNullable: false) }
+        let kind = SQLValueKind(constant: value)
+        let stored: SQLValue
         switch value {
         case .null: return SQLScalar(sql: "NULL", kind: .null)
-        case .bool(let flag): return bound(.integer(flag ? 1 : 0), .number)
-        case .int64(let number): return bound(.integer(number), .number)
-        case .double(let number): return number.isNaN ? SQLScalar(sql: "NULL", kind: .incomparable) : bound(.real(number), .number)
-        case .decimal(let number):
-            if number.isNaN { return SQLScalar(sql: "NULL", kind: .incomparable) }
-            let whole = NSDecimalNumber(decimal: number).int64Value
-            return Decimal(whole) == number ? bound(.integer(whole), .number) : bound(.real(NSDecimalNumber(decimal: number).doubleValue), .number)
-        case .string(let text): return bound(.text(text), .string)
-        case .date(let date): return bound(.real(date.timeIntervalSinceReferenceDate), .date)
-        case .data(let data): return bound(.blob(data), .data)
-        case .uuid(let uuid): return bound(.blob(withUnsafeBytes(of: uuid.uuid) { Data($0) }), .uuid)
-        case .url(let url): return bound(.text(url.absoluteString), .url)
-        case .objectID(let id):
-            guard let key = id.primaryKey else { return SQLScalar(sql: "NULL", kind: .incomparable) }
-            return bound(.integer(key), .object(ObjectIdentifier(id.entity.rootEntity)))
-        case .array:
-            throw CoreDataError(.invalidPredicate, "The collection \(value) is not allowed here.")
+        case .array: throw CoreDataError(.invalidPredicate, "The collection \(value) is not allowed here.")
+        case _ where kind == .incomparable: return SQLScalar(sql: "NULL", kind: .incomparable)
+        case .bool(let flag): stored = .integer(flag ? 1 : 0)
+        case .int64(let number): stored = .integer(number)
+        case .double(let number): stored = .real(number)
+        case .decimal(let number): stored = .number(number)
+        case .string(let text): stored = .text(text)
+        case .date(let date): stored = .real(date.timeIntervalSinceReferenceDate)
+        case .data(let data): stored = .blob(data)
+        case .uuid(let uuid): stored = .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) })
+        case .url(let url): stored = .text(url.absoluteString)
+        case .objectID(let id): stored = .integer(id.primaryKey ?? 0)
         }
+        return SQLScalar(sql: bind(stored), kind: kind, isNullable: false)
     }
 
     // MARK: - Constant folding

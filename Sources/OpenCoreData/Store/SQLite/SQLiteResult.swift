@@ -27,8 +27,7 @@ enum SQLiteResult {
         case .int64(let number): sqlite3_result_int64(context, number)
         case .double(let number): sqlite3_result_double(context, number)
         case .decimal(let number):
-            let whole = NSDecimalNumber(decimal: number).int64Value
-            if Decimal(whole) == number { sqlite3_result_int64(context, whole) } else { sqlite3_result_double(context, NSDecimalNumber(decimal: number).doubleValue) }
+            if case .integer(let whole) = SQLValue.number(number) { sqlite3_result_int64(context, whole) } else { sqlite3_result_double(context, NSDecimalNumber(decimal: number).doubleValue) }
         case .string(let text):
             var text = text
             text.withUTF8 { bytes in
