@@ -87,4 +87,16 @@ import Testing
         #expect(try inspector.strings("SELECT count(*) FROM ZSAMPLE") == ["8"])
         #expect(throws: SQLiteInspector.InspectorError.self) { try inspector.strings("SELECT ocd_string(0, 0, 'a', 'a')") }
     }
+
+    /// SQLite refuses the functions anywhere but in the store's own statements: a view in
+    /// the file using one cannot run, even on the store's connection.
+    @Test func theFunctionsAreDirectOnly() throws {
+        let stack = try TestStack.strings(.sqlite, Self.strings)
+        let store = try #require(stack.coordinator.persistentStores.first?.backend as? SQLiteStore)
+        try store.connection.execute("CREATE VIEW probe AS SELECT ocd_string(0, 0, 'a', 'a') AS matched")
+        defer { try? store.connection.execute("DROP VIEW probe") }
+        let error = try #require(throws: CoreDataError.self) { try store.connection.scalar("SELECT matched FROM probe") }
+        #expect(error.message.contains("unsafe use"))
+        #expect(try store.connection.scalar("SELECT ocd_string(0, 0, 'a', 'a')") == .integer(1))
+    }
 }
