@@ -22,12 +22,14 @@ enum SQLiteASCIIMatching {
             return true
         }
         guard needle.count <= haystack.count else { return false }
+        // An empty needle: equal only to an empty string; never a prefix, suffix or part
+        // (as `StringMatching`, after NSString).
+        if needle.isEmpty { return op == .equals && haystack.isEmpty }
         switch op {
         case .equals: return needle.count == haystack.count && matches(at: 0)
         case .beginsWith: return matches(at: 0)
         case .endsWith: return matches(at: haystack.count - needle.count)
         case .contains:
-            if needle.isEmpty { return true }
             for start in 0...(haystack.count - needle.count) where matches(at: start) { return true }
             return false
         case .like, .matches: return nil
