@@ -15,20 +15,32 @@ import Testing
     enum Constant {
         case value(Any?)
         case row(Int)
+        /// The objects of these rows, as an array.
+        case rows([Int])
+
+        func argument(_ objects: [ManagedObject]) -> Any? {
+            switch self {
+            case .value(let value): value
+            case .row(let index): objects[index]
+            case .rows(let indexes): indexes.map { objects[$0] }
+            }
+        }
     }
 
     /// A predicate, built again in each context.
     indirect enum Spec {
         case comparison(key: String, op: String, Constant)
+        /// A format string whose `%@` arguments are these constants.
+        case format(String, [Constant])
         case and([Spec]), or([Spec]), not(Spec)
 
         func predicate(rows objects: [ManagedObject]) throws -> CDPredicate {
             switch self {
+            case let .format(format, constants):
+                let arguments = constants.map { $0.argument(objects) }
+                return try CDPredicate(format: format, argumentArray: arguments)
             case let .comparison(key, op, constant):
-                let value: Any? = switch constant {
-                case .value(let value): value
-                case .row(let index): objects[index]
-                }
+                let value = constant.argument(objects)
                 if key == "SELF" { return try CDPredicate(format: "SELF \(op) %@", argumentArray: [value]) }
                 return try CDPredicate(format: "%K \(op) %@", argumentArray: [key, value])
             case .and(let parts): return CDCompoundPredicate(andPredicateWithSubpredicates: try parts.map { try $0.predicate(rows: objects) })
@@ -38,7 +50,8 @@ import Testing
         }
     }
 
-    static let strings = ["", "a", "A", "b", "ab", "abc", "Zebra", "zebra", "é", "e\u{301}", "ü", "日本", "日本語", "🙂", " a", "a ", "'q'", "%@", "NULL"]
+    static let strings = ["", "a", "A", "b", "ab", "abc", "Zebra", "zebra", "é", "e\u{301}", "ü", "日本", "日本語", "🙂", " a", "a ", "'q'", "%@", "NULL",
+                          "Straße", "STRASSE", "strasse", "Éclair", "éclair", "ECLAIR", "a*b", "a?c", "50%_off", "back\\slash", "file2", "file10", "File1"]
     static let sortKeys = ["int64", "double", "string", "flag", "date", "key", "parent.string", "parent.int64", "parent.parent.date"]
     static let operators = ["==", "!=", "<", "<=", ">", ">="]
 
@@ -94,6 +107,7 @@ import Testing
             default: return .not(parts[0])
             }
         }
+        if random.chance(0.5) { return randomLanguageSpec(rows, &random) }
         let key = random.pick(["int64", "double", "string", "flag", "date", "key", "parent.int64", "parent.string", "parent.parent.date", "parent", "SELF"])
         let constant = randomConstant(for: key, rows, &random)
         let objectKey = key == "parent" || key == "SELF"
@@ -120,6 +134,8 @@ import Testing
         return (stack, reader, objects)
     }
 
+    static let predicateCount = 600
+
     @Test func sqliteStoreEvaluatorAndInMemoryStoreAgree() throws {
         var random = SeededRandom.fromEnvironment(for: "DifferentialFetchTests")
         let rows = Self.randomRows(&random, count: 200)
@@ -127,9 +143,12 @@ import Testing
         let (memory, memoryReader, memoryObjects) = try Self.populate(.inMemory, rows)
         var failures: [String] = []
         var matched = 0
-        for number in 0..<300 {
+        var typedErrors = 0
+        for number in 0..<Self.predicateCount {
             let spec = Self.randomSpec(rows, &random)
-            var sorts = (0..<Int.random(in: 0...2, using: &random)).map { _ in CDSortDescriptor(key: random.pick(Self.sortKeys), ascending: Bool.random(using: &random)) }
+            var sorts = (0..<Int.random(in: 0...2, using: &random)).map { _ in
+                CDSortDescriptor(key: random.pick(Self.sortKeys), ascending: Bool.random(using: &random), selector: random.pick(CDSortDescriptor.Selector.allCases))
+            }
             sorts.append(CDSortDescriptor(key: "int32", ascending: Bool.random(using: &random)))
             let (offset, limit) = random.chance(0.2) ? (Int.random(in: 0...30, using: &random), Int.random(in: 1...40, using: &random)) : (0, 0)
             func request(_ objects: [ManagedObject]) throws -> FetchRequest<ManagedObject> {
@@ -140,26 +159,36 @@ import Testing
                 return request
             }
             let serials = { (objects: [ManagedObject]) in objects.map { $0.value(forKey: "int32") as? Int32 ?? -1 } }
+            /// The serials fetched, or "error" when the fetch threw a typed error.
+            func outcome(_ body: () throws -> [ManagedObject]) -> String {
+                do { return "\(serials(try body()))" } catch is CoreDataError { return "error" } catch { return "untyped error \(error)" }
+            }
             try sqliteReader.performAndWait {
                 let predicate = try spec.predicate(rows: sqliteObjects)
-                var expected = CDSortDescriptor.sort(sqliteObjects.filter { predicate.evaluate(with: $0) }, by: sorts)
-                matched += expected.count
-                expected = Array(expected.dropFirst(offset).prefix(limit > 0 ? limit : .max))
                 let description = "#\(number) \(predicate.predicateFormat) sorted by \(sorts) offset \(offset) limit \(limit)"
-                let fetched = try sqliteReader.fetch(request(sqliteObjects))
-                if serials(fetched) != serials(expected) {
-                    failures.append("SQLite store \(description): \(serials(fetched)) ≠ evaluator \(serials(expected))")
+                var expectedCount: Int?
+                let expected = outcome {
+                    let all = CDSortDescriptor.sort(try sqliteObjects.filter { try predicate.evaluateThrowing(with: $0) }, by: sorts)
+                    matched += all.count
+                    let window = Array(all.dropFirst(offset).prefix(limit > 0 ? limit : .max))
+                    expectedCount = window.count
+                    return window
                 }
-                if try sqliteReader.count(for: request(sqliteObjects)) != expected.count {
-                    failures.append("SQLite store count \(description)")
+                if expected == "error" { typedErrors += 1 }
+                let fetched = outcome { try sqliteReader.fetch(request(sqliteObjects)) }
+                if fetched != expected {
+                    failures.append("SQLite store \(description): \(fetched) ≠ evaluator \(expected)")
                 }
-                let inMemory = try memoryReader.performAndWait { try serials(memoryReader.fetch(request(memoryObjects))) }
-                if inMemory != serials(expected) {
-                    failures.append("in-memory store \(description): \(inMemory) ≠ evaluator \(serials(expected))")
+                if let expectedCount, let counted = try? sqliteReader.count(for: request(sqliteObjects)), counted != expectedCount {
+                    failures.append("SQLite store count \(description): \(counted) ≠ \(expectedCount)")
+                }
+                let inMemory = memoryReader.performAndWait { outcome { try memoryReader.fetch(request(memoryObjects)) } }
+                if inMemory != expected {
+                    failures.append("in-memory store \(description): \(inMemory) ≠ evaluator \(expected)")
                 }
             }
         }
-        print("DifferentialFetchTests: \(matched) matches over 300 predicates, \(failures.count) disagreements")
+        print("DifferentialFetchTests: \(matched) matches over \(Self.predicateCount) predicates (\(typedErrors) typed errors), \(failures.count) disagreements")
         #expect(failures.isEmpty, "seed \(random.seed): \(failures.count) disagreements, first:\n\(failures.prefix(8).joined(separator: "\n"))")
         _ = (sqlite, memory)
     }

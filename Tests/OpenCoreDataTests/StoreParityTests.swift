@@ -17,7 +17,10 @@ import Testing
     /// pending changes (which make the fetch evaluate in memory too).
     @Test(arguments: StoreKind.allCases)
     func unknownPredicateKeysThrow(kind: StoreKind) throws {
-        for format in ["nosuch == 1", "parent.nosuch == 'x'", "key == 'k1' OR nosuch == nil", "key.length == 1"] {
+        for format in ["nosuch == 1", "parent.nosuch == 'x'", "key == 'k1' OR nosuch == nil", "key.length == 1",
+                       "ANY children.nosuch == 1", "children.@sum.nosuch == 1", "SUBQUERY(children, $c, $c.nosuch == 1).@count > 0",
+                       "SUBQUERY(children, $c, SUBQUERY($c.children, $g, $g.parent.nosuch == 1).@count > 0).@count > 0",
+                       "abs(nosuch) == 1", "TERNARY(nosuch == 1, 1, 2) == 1", "{1, nosuch} CONTAINS 1", "children.@count.key == 1"] {
             let stack = try TestStack.tenSamples(kind)
             let request = try stack.request(format)
             #expect(throws: CoreDataError.self, "\(format)") { try stack.keys(request) }
@@ -27,6 +30,17 @@ import Testing
                 #expect(error.code == .invalidFetchRequest)
             }
         }
+    }
+
+    /// A long OR chain (and a long AND chain) stays within SQLite's expression depth.
+    @Test(arguments: StoreKind.allCases)
+    func longCompoundPredicatesRun(kind: StoreKind) throws {
+        let stack = try TestStack.tenSamples(kind)
+        let terms = (0..<5_000).map { CDComparisonPredicate(leftExpression: .keyPath("int64"), rightExpression: .constant(.int64(Int64($0 * 3))), type: .equalTo) }
+        let any = CDCompoundPredicate(orPredicateWithSubpredicates: terms)
+        let all = CDCompoundPredicate(andPredicateWithSubpredicates: terms.map { CDCompoundPredicate(notPredicateWithSubpredicate: $0) })
+        #expect(try stack.matching(any) == ["k0", "k3", "k6", "k9"])
+        #expect(try stack.matching(all) == ["k1", "k2", "k4", "k5", "k7", "k8"])
     }
 
     /// Sorting on a to-many key path is refused.

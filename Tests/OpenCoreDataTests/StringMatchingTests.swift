@@ -24,7 +24,9 @@ struct StringMatchingTests {
         #expect(StringMatching.endsWith("Café", "fé", []))
         #expect(StringMatching.endsWith("Café", "FE", [.caseInsensitive, .diacriticInsensitive]))
         #expect(StringMatching.contains("a needle here", "needle", []))
-        #expect(StringMatching.contains("anything", "", []))
+        #expect(!StringMatching.contains("anything", "", []))
+        #expect(!StringMatching.beginsWith("anything", "", []))
+        #expect(!StringMatching.endsWith("", "", []))
         #expect(!StringMatching.contains("short", "longer text", []))
         #expect(StringMatching.contains("ÜBER", "über", .caseInsensitive))
     }

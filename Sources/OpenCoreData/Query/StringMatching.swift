@@ -13,6 +13,8 @@ import Synchronization
 /// - `LIKE` patterns use `*` (any run) and `?` (one Unicode scalar); a backslash makes the
 ///   next pattern character literal.
 /// - `MATCHES` is an ICU regular expression that must match the whole string.
+/// - An empty string is never a prefix, suffix or part of another, as with NSString's
+///   `hasPrefix:` / `rangeOfString:` that NSPredicate uses.
 package enum StringMatching {
     package typealias Options = CDComparisonPredicate.Options
 
@@ -52,19 +54,21 @@ package enum StringMatching {
 
     /// `text BEGINSWITH[options] prefix`.
     package static func beginsWith(_ text: String, _ prefix: String, _ options: Options) -> Bool {
-        fold(text, options).utf8.starts(with: fold(prefix, options).utf8)
+        guard !prefix.isEmpty else { return false }
+        return fold(text, options).utf8.starts(with: fold(prefix, options).utf8)
     }
 
     /// `text ENDSWITH[options] suffix`.
     package static func endsWith(_ text: String, _ suffix: String, _ options: Options) -> Bool {
-        fold(text, options).utf8.reversed().starts(with: fold(suffix, options).utf8.reversed())
+        guard !suffix.isEmpty else { return false }
+        return fold(text, options).utf8.reversed().starts(with: fold(suffix, options).utf8.reversed())
     }
 
     /// `text CONTAINS[options] part`.
     package static func contains(_ text: String, _ part: String, _ options: Options) -> Bool {
         let haystack = Array(fold(text, options).utf8)
         let needle = Array(fold(part, options).utf8)
-        if needle.isEmpty { return true }
+        if needle.isEmpty { return false }
         guard needle.count <= haystack.count else { return false }
         let first = needle[0]
         var start = 0

@@ -17,12 +17,17 @@ package enum StringOrdering {
         case .localizedCompare:
             result = lhs.compare(rhs, options: [], range: nil, locale: Locale.current)
         case .localizedCaseInsensitiveCompare:
-            result = lhs.compare(rhs, options: [.caseInsensitive], range: nil, locale: Locale.current)
+            result = folded(lhs).compare(folded(rhs), options: [], range: nil, locale: Locale.current)
         case .localizedStandardCompare:
-            result = lhs.compare(rhs, options: [.caseInsensitive, .numeric, .widthInsensitive], range: nil, locale: Locale.current)
+            result = folded(lhs).compare(folded(rhs), options: [.numeric, .widthInsensitive], range: nil, locale: Locale.current)
         }
         return result == .orderedSame ? bytes(lhs, rhs) : result
     }
+
+    /// Case folded before the locale comparison: Foundation's own case-insensitive option
+    /// is not transitive on Linux for some strings (`"EßA"` vs `"éßé"`), and a sort needs
+    /// a consistent order so that SQL and memory agree.
+    private static func folded(_ text: String) -> String { StringMatching.fold(text, .caseInsensitive) }
 
     private static func bytes(_ lhs: String, _ rhs: String) -> ComparisonResult {
         ValueComparison.order(.string(lhs), .string(rhs)) ?? .orderedSame

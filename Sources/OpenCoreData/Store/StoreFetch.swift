@@ -49,18 +49,100 @@ struct StoreFetch {
         if let predicate { try Self.checkKeyPaths(in: predicate, from: entity) }
     }
 
-    /// Verifies every key path a predicate compares, so that an unknown key is a typed
-    /// error from the fetch, before any evaluation could reach it.
-    static func checkKeyPaths(in predicate: CDPredicate, from entity: EntityDescription) throws {
+    /// Verifies every key path in a predicate — in comparisons, functions, aggregates,
+    /// `TERNARY`, index access and `SUBQUERY` (whose variable's keys are checked against
+    /// the collection's entity) — so that an unknown key is a typed error from the fetch,
+    /// before any evaluation could reach it.
+    static func checkKeyPaths(in predicate: CDPredicate, from entity: EntityDescription, variables: [String: EntityDescription] = [:]) throws {
         switch predicate.kind {
         case .constant:
             return
         case .compound(let compound):
-            for subpredicate in compound.subpredicates { try checkKeyPaths(in: subpredicate, from: entity) }
+            for subpredicate in compound.subpredicates { try checkKeyPaths(in: subpredicate, from: entity, variables: variables) }
         case .comparison(let comparison):
-            for expression in [comparison.leftExpression, comparison.rightExpression] {
-                if case .keyPath(let keyPath) = expression.kind { try checkKeyPath(keyPath, from: entity) }
+            try checkKeyPaths(in: comparison.leftExpression, from: entity, variables: variables)
+            try checkKeyPaths(in: comparison.rightExpression, from: entity, variables: variables)
+            guard comparison.comparisonPredicateModifier == .direct else { return }
+            let op = comparison.predicateOperatorType
+            if op != .contains, let keyPath = toManyKeyPath(comparison.leftExpression, from: entity, variables: variables) {
+                throw toManyNotAllowed(keyPath, in: comparison)
             }
+            if op != .in, let keyPath = toManyKeyPath(comparison.rightExpression, from: entity, variables: variables) {
+                throw toManyNotAllowed(keyPath, in: comparison)
+            }
+        }
+    }
+
+    /// The key path of `expression` when it yields a to-many collection (it goes through a
+    /// to-many relationship and no collection operator reduces it).
+    private static func toManyKeyPath(_ expression: CDExpression, from entity: EntityDescription, variables: [String: EntityDescription]) -> String? {
+        let start: EntityDescription?
+        let keyPath: String
+        switch expression.kind {
+        case .keyPath(let path): (start, keyPath) = (entity, path)
+        case .member(let base, let path):
+            guard case .variable(let name) = base.kind else { return nil }
+            (start, keyPath) = (variables[name], path)
+        default: return nil
+        }
+        guard var current = start, !keyPath.contains("@") else { return nil }
+        for name in keyPath.split(separator: ".").map(String.init) {
+            guard let slot = current.slots.slot(forKey: name),
+                  let relationship = current.slots.properties[slot] as? RelationshipDescription,
+                  let destination = relationship.destinationEntity else { return nil }
+            if relationship.isToMany { return keyPath }
+            current = destination
+        }
+        return nil
+    }
+
+    /// Core Data's "to-many key not allowed here".
+    private static func toManyNotAllowed(_ keyPath: String, in comparison: CDComparisonPredicate) -> CoreDataError {
+        CoreDataError(.invalidFetchRequest, "\(comparison.predicateFormat): the to-many key '\(keyPath)' is not allowed here; use ANY, ALL, NONE, IN, CONTAINS, a collection operator or SUBQUERY.", key: keyPath)
+    }
+
+    /// Verifies the key paths of one expression; returns the entity of the objects it
+    /// yields, when it yields objects of a known entity (for `SUBQUERY` variables).
+    @discardableResult
+    static func checkKeyPaths(in expression: CDExpression, from entity: EntityDescription, variables: [String: EntityDescription]) throws -> EntityDescription? {
+        switch expression.kind {
+        case .constantValue, .anyKey:
+            return nil
+        case .evaluatedObject:
+            return entity
+        case .variable(let name):
+            return variables[name]
+        case .keyPath(let keyPath):
+            return try checkKeyPath(keyPath, from: entity, allowingToMany: true)
+        case .member(let base, let keyPath):
+            guard let baseEntity = try checkKeyPaths(in: base, from: entity, variables: variables) else { return nil }
+            return try checkKeyPath(keyPath, from: baseEntity, allowingToMany: true)
+        case .index(let base, let index):
+            if case .expression(let position) = index { try checkKeyPaths(in: position, from: entity, variables: variables) }
+            let element = try checkKeyPaths(in: base, from: entity, variables: variables)
+            return index == .size ? nil : element
+        case .function(_, let arguments), .aggregate(let arguments):
+            for argument in arguments { try checkKeyPaths(in: argument, from: entity, variables: variables) }
+            return nil
+        case .customFunction(let target, _, let arguments):
+            for argument in [target] + arguments { try checkKeyPaths(in: argument, from: entity, variables: variables) }
+            return nil
+        case .subquery(let collection, let variable, let predicate):
+            let element = try checkKeyPaths(in: collection, from: entity, variables: variables)
+            var inner = variables
+            inner[variable] = element
+            if element == nil { inner.removeValue(forKey: variable) }
+            try checkKeyPaths(in: predicate, from: entity, variables: inner)
+            return element
+        case .conditional(let predicate, let whenTrue, let whenFalse):
+            try checkKeyPaths(in: predicate, from: entity, variables: variables)
+            let yes = try checkKeyPaths(in: whenTrue, from: entity, variables: variables)
+            let no = try checkKeyPaths(in: whenFalse, from: entity, variables: variables)
+            return yes === no ? yes : nil
+        case .unionSet(let a, let b), .intersectSet(let a, let b), .minusSet(let a, let b):
+            let left = try checkKeyPaths(in: a, from: entity, variables: variables)
+            let right = try checkKeyPaths(in: b, from: entity, variables: variables)
+            return left === right ? left : nil
         }
     }
 
@@ -85,24 +167,36 @@ struct StoreFetch {
         return model.entities.first { ManagedObjectClasses.resolve($0) == objectType }
     }
 
-    /// Verifies that `keyPath` names properties, through to-one relationships only.
-    static func checkKeyPath(_ keyPath: String, from entity: EntityDescription) throws {
-        var current = entity
-        let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        for (index, name) in components.enumerated() {
-            guard let property = current.slots.slot(forKey: name).map({ current.slots.properties[$0] }) else {
-                throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': entity '\(current.name)' has no property '\(name)'.", key: keyPath)
+    /// Verifies that `keyPath` names properties: through to-one relationships only for a
+    /// sort, through to-many ones too (and collection operators such as `@count`, or
+    /// `@max.key`) in a predicate. Returns the entity the path ends at when it ends at a
+    /// relationship (or at `SELF`).
+    @discardableResult
+    static func checkKeyPath(_ keyPath: String, from entity: EntityDescription, allowingToMany: Bool = false) throws -> EntityDescription? {
+        var current: EntityDescription? = entity
+        var afterOperator = false
+        for name in keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+            if allowingToMany && name.hasPrefix("@") {
+                // `@count` ends in a number; `@max.key`, `@sum.key` go on from the same elements.
+                afterOperator = name == "@count"
+                continue
             }
-            let isLast = index == components.count - 1
-            if let relationship = property as? RelationshipDescription, relationship.isToMany {
-                throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': '\(current.name).\(name)' is a to-many relationship, which a fetch cannot compare or sort by here.", key: keyPath)
+            guard let entity = current, !afterOperator else {
+                throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': '\(name)' follows a value that has no keys.", key: keyPath)
             }
-            if isLast { return }
-            guard let relationship = property as? RelationshipDescription, let destination = relationship.destinationEntity else {
-                throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': '\(current.name).\(name)' is an attribute, so the path cannot go on past it.", key: keyPath)
+            guard let property = entity.slots.slot(forKey: name).map({ entity.slots.properties[$0] }) else {
+                throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': entity '\(entity.name)' has no property '\(name)'.", key: keyPath)
             }
-            current = destination
+            guard let relationship = property as? RelationshipDescription else {
+                current = nil
+                continue
+            }
+            if relationship.isToMany && !allowingToMany {
+                throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': '\(entity.name).\(name)' is a to-many relationship, which a fetch cannot sort by.", key: keyPath)
+            }
+            current = relationship.destinationEntity
         }
+        return current
     }
 }
 

@@ -50,12 +50,12 @@ enum Schema {
         """
     static let bumpSubtreeParent = "UPDATE ZITEM SET Z_OPT = Z_OPT + 1 WHERE Z_PK = (SELECT ZPARENT FROM ZITEM WHERE ZTITLE = ?)"
 
-    // W8: two case-insensitive substring tests. The data is ASCII, so SQLite's `lower()`
-    // folds exactly as `[c]` does and the hand-written query gives the same answer.
+    // W8: two case-insensitive substring tests. The data and the needle are ASCII without
+    // wildcards, so SQLite's own `LIKE '%…%'` (ASCII case folding) gives the same answer as
+    // `CONTAINS[c]`; it is the fastest hand-written form (faster than `instr(lower(…))`).
     static let w8Needle = "QX"
-    static var selectW8: String {
-        "\(selectAllFlat) WHERE instr(lower(ZA4), lower(?1)) > 0 OR instr(lower(ZA9), lower(?1)) > 0 ORDER BY ZA5 LIMIT 50"
-    }
+    static var w8Pattern: String { "%\(w8Needle)%" }
+    static var selectW8: String { "\(selectAllFlat) WHERE ZA4 LIKE ?1 OR ZA9 LIKE ?1 ORDER BY ZA5 LIMIT 50" }
 
     // W9: items with a child whose title begins with the prefix (byte-exact, as BEGINSWITH
     // without options; titles are ASCII, so `substr` counts the same characters).

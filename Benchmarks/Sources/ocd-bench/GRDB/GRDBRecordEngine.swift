@@ -68,8 +68,7 @@ struct GRDBRecordEngine: BenchEngine {
             return try GRDBSupport.timed(queue) {
                 let records = try queue.read { db in
                     try FlatRecord
-                        .filter(sql: "instr(lower(ZA4), lower(?)) > 0 OR instr(lower(ZA9), lower(?)) > 0",
-                                arguments: [Schema.w8Needle, Schema.w8Needle])
+                        .filter(FlatRecord.CodingKeys.a4.like(Schema.w8Pattern) || FlatRecord.CodingKeys.a9.like(Schema.w8Pattern))
                         .order(FlatRecord.CodingKeys.a5)
                         .limit(50)
                         .fetchAll(db)

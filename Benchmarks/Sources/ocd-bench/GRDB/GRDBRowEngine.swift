@@ -77,7 +77,7 @@ struct GRDBRowEngine: BenchEngine {
         case .w8:
             return try GRDBSupport.timed(queue) {
                 let rows = try queue.read { db in
-                    try Self.flatRows(Row.fetchCursor(db, sql: Schema.selectW8, arguments: [Schema.w8Needle]))
+                    try Self.flatRows(Row.fetchCursor(db, sql: Schema.selectW8, arguments: [Schema.w8Pattern]))
                 }
                 return Checksums.ordered(rows.map(\.values))
             }

@@ -134,7 +134,7 @@ struct RawEngine: BenchEngine {
     // W8
     private func fetchCompound(_ db: SQLiteConnection) throws -> Int64 {
         let select = try db.prepare(Schema.selectW8)
-        select.bind(Schema.w8Needle, at: 1)
+        select.bind(Schema.w8Pattern, at: 1)
         var rows: [FlatRow] = []
         while try select.step() { rows.append(select.flatRow()) }
         return Checksums.ordered(rows.map(\.values))

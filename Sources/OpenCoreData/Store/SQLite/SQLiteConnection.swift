@@ -10,12 +10,15 @@ final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    /// Typed errors raised inside the registered SQL functions, thrown by the statement.
+    let functionErrors = SQLiteFunctionErrors()
     /// How many statements this connection has executed: one per execution of a
     /// prepared statement (however many rows it steps through) and one per `execute(_:)`.
     /// Tests use it to prove that an operation needed no SQL (prefetching, counting).
     var executedStatementCount = 0
 
-    /// Opens (creating if allowed) the database at `path`.
+    /// Opens (creating if allowed) the database at `path`, with the store's SQL functions
+    /// and collations registered (`SQLiteFunctions`).
     init(path: String, readOnly: Bool = false, create: Bool = true) throws {
         self.path = path
         var flags = SQLITE_OPEN_NOMUTEX
@@ -30,6 +33,12 @@ final class SQLiteConnection {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
+        do {
+            try SQLiteFunctions.register(on: self)
+        } catch {
+            close()
+            throw error
+        }
     }
 
     deinit { close() }
@@ -90,6 +99,10 @@ final class SQLiteConnection {
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     func error(_ code: Int32, _ message: String) -> CoreDataError {
+        if let pending = functionErrors.pending {
+            functionErrors.pending = nil
+            return pending
+        }
         let primary = code & 0xff
         let kind: CoreDataError.Code
         switch primary {

@@ -1,13 +1,13 @@
 import Foundation
 
-/// Compiles predicates and sort descriptors to SQL with bound parameters only, giving
-/// the same answers as the in-memory evaluator:
-/// - `==` / `!=` compile to `IS` / `IS NOT`, so nil equals only nil;
-/// - ordering comparisons never match nil (`col IS NOT NULL AND col < ?`), so `NOT`
-///   of them behaves as in memory;
-/// - a constant whose type cannot be compared with the attribute's (a number against a
-///   string) matches nothing for `==` and orderings and everything for `!=`;
-/// - long AND/OR chains are nested as balanced trees, within SQLite's expression depth.
+/// Compiles predicates to SQL with bound parameters only, giving the in-memory
+/// evaluator's answers. Every compiled condition is 0 or 1, never NULL, so `NOT` behaves
+/// as in memory; long AND/OR chains are nested as balanced trees, within SQLite's
+/// expression depth.
+///
+/// - Comparisons: `SQLiteQuery+Comparison.swift`.
+/// - `ANY` / `ALL` (and `NONE`, parsed as `NOT ANY`) over a to-many key path: a correlated
+///   `EXISTS` / `NOT EXISTS … NOT (…)` subquery whose nil elements are left out.
 extension SQLiteQuery {
     mutating func compile(_ predicate: CDPredicate) throws -> String {
         switch predicate.kind {
@@ -16,7 +16,7 @@ extension SQLiteQuery {
         case .compound(let compound):
             let parts = try compound.subpredicates.map { try compile($0) }
             switch compound.compoundPredicateType {
-            case .not: return "NOT (\(parts.first ?? "1"))"
+            case .not: return "NOT \(parts.isEmpty ? "1" : balanced(parts, "AND"))"
             case .and: return parts.isEmpty ? "1" : balanced(parts, "AND")
             case .or: return parts.isEmpty ? "0" : balanced(parts, "OR")
             }
@@ -26,118 +26,54 @@ extension SQLiteQuery {
     }
 
     /// `(a OP b)` nested as a balanced tree: depth log2(n), not n.
-    private func balanced(_ parts: ArraySlice<String>, _ op: String) -> String {
-        if parts.count == 1 { return parts.first! }
-        let middle = parts.startIndex + parts.count / 2
-        return "(\(balanced(parts[..<middle], op)) \(op) \(balanced(parts[middle...], op)))"
-    }
-
-    private func balanced(_ parts: [String], _ op: String) -> String { balanced(parts[...], op) }
-
-    // MARK: - Comparisons
-
-    private enum Operand {
-        case column(String, PropertyDescription)
-        case value(CDValue)
+    func balanced(_ parts: [String], _ op: String) -> String {
+        func tree(_ parts: ArraySlice<String>) -> String {
+            if parts.count == 1 { return parts.first! }
+            let middle = parts.startIndex + parts.count / 2
+            return "(\(tree(parts[..<middle])) \(op) \(tree(parts[middle...])))"
+        }
+        return tree(parts[...])
     }
 
     private mutating func compile(_ comparison: CDComparisonPredicate) throws -> String {
-        guard comparison.comparisonPredicateModifier == .direct, comparison.options.isEmpty else {
-            throw unsupported(comparison)
+        let test = Test(op: comparison.predicateOperatorType, options: comparison.options.subtracting(.normalized), format: comparison.predicateFormat)
+        if Self.isConstant(comparison.leftExpression) && Self.isConstant(comparison.rightExpression) {
+            return try comparison.evaluateThrowing(with: nil) ? "1" : "0"
         }
-        let op: String
-        switch comparison.predicateOperatorType {
-        case .equalTo: op = "IS"
-        case .notEqualTo: op = "IS NOT"
-        case .lessThan: op = "<"
-        case .lessThanOrEqualTo: op = "<="
-        case .greaterThan: op = ">"
-        case .greaterThanOrEqualTo: op = ">="
-        default: throw unsupported(comparison)
-        }
-        let left = try operand(comparison.leftExpression, comparison)
-        let right = try operand(comparison.rightExpression, comparison)
-        switch (left, right) {
-        case (.value, .value):
-            return comparison.evaluate(with: nil) ? "1" : "0"
-        case (.column(let column, let property), .value(let value)):
-            return try columnVersusValue(column, property, op, value)
-        case (.value(let value), .column(let column, let property)):
-            return try columnVersusValue(column, property, Self.mirrored(op), value)
-        case (.column(let lhs, _), .column(let rhs, _)):
-            if op == "IS" || op == "IS NOT" { return "\(lhs) \(op) \(rhs)" }
-            return "(\(lhs) IS NOT NULL AND \(rhs) IS NOT NULL AND \(lhs) \(op) \(rhs))"
-        }
-    }
-
-    private static func mirrored(_ op: String) -> String {
-        switch op {
-        case "<": return ">"
-        case "<=": return ">="
-        case ">": return "<"
-        case ">=": return "<="
-        default: return op
-        }
-    }
-
-    private mutating func operand(_ expression: CDExpression, _ comparison: CDComparisonPredicate) throws -> Operand {
-        switch expression.kind {
-        case .constantValue(let value):
-            return .value(value)
-        case .keyPath(let keyPath):
-            let (sql, property) = try column(forKeyPath: keyPath)
-            return .column(sql, property)
-        case .evaluatedObject:
-            return .column("t0.Z_PK", RelationshipDescription(name: "SELF", destination: entity))
-        default:
-            throw unsupported(comparison)
-        }
-    }
-
-    private mutating func columnVersusValue(_ column: String, _ property: PropertyDescription, _ op: String, _ value: CDValue) throws -> String {
-        let isEquality = op == "IS" || op == "IS NOT"
-        let never = op == "IS NOT" ? "1" : "0"
-        if value.isNull {
-            return isEquality ? "\(column) \(op) NULL" : "0"
-        }
-        guard let bound = try sqlValue(value, for: property) else { return never }
-        let placeholder = bind(bound)
-        return isEquality ? "\(column) \(op) \(placeholder)" : "(\(column) IS NOT NULL AND \(column) \(op) \(placeholder))"
-    }
-
-    /// The value as the column stores it, or nil when it can never compare with it.
-    private func sqlValue(_ value: CDValue, for property: PropertyDescription) throws -> SQLValue? {
-        if let relationship = property as? RelationshipDescription {
-            guard case .objectID(let id) = value, let key = id.primaryKey,
-                  let destination = relationship.destinationEntity,
-                  id.entity.rootEntity === destination.rootEntity else { return nil }
-            return .integer(key)
-        }
-        let attribute = property as! AttributeDescription
-        switch (attribute.attributeType, value) {
-        case (.string, .string), (.uri, .url), (.uuid, .uuid), (.date, .date), (.binaryData, .data):
-            return try attribute.sqlValue(for: value.anyValue)
-        case (.integer16, _), (.integer32, _), (.integer64, _), (.double, _), (.float, _), (.decimal, _), (.boolean, _):
-            switch value {
-            case .bool(let flag): return .integer(flag ? 1 : 0)
-            case .int64(let number): return .integer(number)
-            case .double(let number): return .real(number)
-            case .decimal(let number): return .text("\(number)")
-            default: return nil
+        let left = try operand(comparison.leftExpression)
+        let right = try operand(comparison.rightExpression)
+        switch comparison.comparisonPredicateModifier {
+        case .direct:
+            return try compare(left, test, right)
+        case .any, .all:
+            let all = comparison.comparisonPredicateModifier == .all
+            switch left {
+            case .collection(var collection):
+                let element = SQLOperand.scalar(collection.element)
+                let condition = try inScope(&collection) { try $0.compare(element, test, right) }
+                return all ? "NOT EXISTS (SELECT 1 \(collection.body(["NOT \(condition)"])))"
+                           : "EXISTS (SELECT 1 \(collection.body([condition])))"
+            case .constant(.array(let values)):
+                return try each(values.map { SQLOperand.constant($0) }, all: all, test, right)
+            case .list(let elements):
+                return try each(elements, all: all, test, right)
+            default:
+                throw CoreDataError(.invalidPredicate, "\(comparison.predicateFormat): ANY, ALL and NONE need a collection on the left.")
             }
-        default:
-            return nil
         }
     }
 
-    private func unsupported(_ comparison: CDComparisonPredicate) -> CoreDataError {
-        CoreDataError(.invalidPredicate, "The predicate '\(comparison.predicateFormat)' uses an operator, modifier, option or expression this store cannot evaluate yet.")
+    /// ANY / ALL over the elements of a constant collection or an aggregate.
+    private mutating func each(_ elements: [SQLOperand], all: Bool, _ test: Test, _ right: SQLOperand) throws -> String {
+        let parts = try elements.filter { if case .constant(.null) = $0 { return false } else { return true } }.map { try compare($0, test, right) }
+        if parts.isEmpty { return all ? "1" : "0" }
+        return balanced(parts, all ? "AND" : "OR")
     }
 
-    // MARK: - Sorting
-
-    mutating func orderTerm(for descriptor: CDSortDescriptor) throws -> String {
-        let (column, _) = try column(forKeyPath: descriptor.key)
-        return column + (descriptor.ascending ? " ASC" : " DESC")
+    /// One comparison's operator, its options without `[n]`, and its format for errors.
+    struct Test {
+        let op: CDComparisonPredicate.Operator
+        let options: CDComparisonPredicate.Options
+        let format: String
     }
 }

@@ -2,13 +2,25 @@ import Foundation
 
 /// Builds one SELECT over an entity's table: joins for to-one key paths, a WHERE clause
 /// whose values are all bound parameters, ORDER BY and the window.
+///
+/// Predicates compile in `SQLiteQuery+Predicate.swift` (and its siblings); to-many key
+/// paths and `SUBQUERY` become correlated subqueries, each with its own joins (a `Scope`).
 struct SQLiteQuery {
     let schema: SQLiteSchema
     let entity: EntityDescription
-    private(set) var joins: [String] = []
-    private var aliasByPath: [String: (alias: String, entity: EntityDescription)] = [:]
     private(set) var parameters: [SQLValue] = []
     var conditions: [String] = []
+    /// Open FROM clauses, innermost last: the main query's, then subqueries being built.
+    var scopes: [Scope] = [Scope()]
+    /// `SUBQUERY` iteration variables in scope → the row each one stands for.
+    var variables: [String: SQLSource] = [:]
+    private var aliasCount = 1
+
+    /// Joins of one FROM clause, and the to-one paths they already reach.
+    struct Scope {
+        var joins: [String] = []
+        var aliasByPath: [String: SQLSource] = [:]
+    }
 
     init(schema: SQLiteSchema, entity: EntityDescription, entityNumbers: Set<Int>) {
         self.schema = schema
@@ -20,50 +32,23 @@ struct SQLiteQuery {
         }
     }
 
-    /// Adds a bound parameter and returns its placeholder.
+    /// The row being fetched.
+    var root: SQLSource { SQLSource(alias: "t0", entity: entity) }
+
+    /// The main query's joins.
+    var joins: [String] { scopes[0].joins }
+
+    /// Adds a bound parameter and returns its numbered placeholder (`?3`), which the SQL
+    /// may repeat.
     mutating func bind(_ value: SQLValue) -> String {
         parameters.append(value)
-        return "?"
+        return "?\(parameters.count)"
     }
 
-    /// The SQL column for a key path of attributes and to-one relationships, joining
-    /// the tables it passes through. Returns the property the path ends at.
-    mutating func column(forKeyPath keyPath: String) throws -> (sql: String, property: PropertyDescription) {
-        var alias = "t0"
-        var current = entity
-        var walked = ""
-        let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        for (index, name) in components.enumerated() {
-            guard let slot = current.slots.slotByName[name] else {
-                throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': entity '\(current.name)' has no property '\(name)'.", key: keyPath)
-            }
-            let property = current.slots.properties[slot]
-            guard let column = columnName(slot: slot, of: current, isLast: index == components.count - 1, keyPath: keyPath) else {
-                throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': '\(current.name).\(name)' is not stored (transient or to-many), so it cannot be used in a store query here.", key: keyPath)
-            }
-            if index == components.count - 1 { return ("\(alias).\(column)", property) }
-            let relationship = property as! RelationshipDescription
-            walked += (walked.isEmpty ? "" : ".") + name
-            if let known = aliasByPath[walked] {
-                alias = known.alias
-                current = known.entity
-            } else {
-                let destination = relationship.destinationEntity!
-                let next = "t\(aliasByPath.count + 1)"
-                joins.append("LEFT JOIN \(schema.table(for: destination).name) \(next) ON \(next).Z_PK = \(alias).\(column)")
-                aliasByPath[walked] = (next, destination)
-                alias = next
-                current = destination
-            }
-        }
-        throw CoreDataError(.invalidFetchRequest, "Empty key path.", key: keyPath)
-    }
-
-    private func columnName(slot: Int, of entity: EntityDescription, isLast: Bool, keyPath: String) -> String? {
-        let mapping = schema.mapping(for: entity)
-        if let relationship = entity.slots.relationships[slot], relationship.isToMany { return nil }
-        if !isLast && entity.slots.relationships[slot] == nil { return nil }
-        return mapping.valueColumn[slot].map { mapping.table.columns[$0].name }
+    /// A table alias not used anywhere else in the statement.
+    mutating func newAlias(_ prefix: String = "t") -> String {
+        defer { aliasCount += 1 }
+        return "\(prefix)\(aliasCount)"
     }
 
     /// The full statement: `SELECT <columns> FROM <table> t0 <joins> WHERE … ORDER BY … LIMIT … OFFSET …`.
@@ -76,4 +61,10 @@ struct SQLiteQuery {
         if offset > 0 { sql += " OFFSET \(offset)" }
         return sql
     }
+}
+
+/// A row a key path starts from: a table alias and the entity its rows are.
+struct SQLSource {
+    let alias: String
+    let entity: EntityDescription
 }
