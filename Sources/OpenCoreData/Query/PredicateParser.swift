@@ -36,7 +36,8 @@ struct PredicateParser {
     ///
     /// The limits hold for the predicate's canonical form too (`predicateFormat`, which can
     /// nest deeper than the input: `-x` prints as `0 - x`, a `%@` date as `CAST(…)`), so that
-    /// every predicate accepted here prints to a format that parses back.
+    /// every predicate accepted here prints to a format that parses back. Only a tree too
+    /// high to be sure of that (`PredicateTreeHeight`) is printed and checked again.
     static func parse(_ format: String, arguments: [Any?]) throws -> CDPredicate {
         let length = format.utf8.count
         guard length <= PredicateLimits.maximumFormatLength else {
@@ -47,6 +48,7 @@ struct PredicateParser {
         }
         var exceededLimit = false
         let predicate = try parseTokens(of: format, arguments: arguments, exceededLimit: &exceededLimit)
+        guard PredicateTreeHeight.exceeds(predicate, PredicateLimits.maximumDepth / 3) else { return predicate }
         let canonical = PredicateFormatPrinter.format(predicate)
         if canonical != format {
             do {
