@@ -10,11 +10,11 @@ import OpenCoreData
         @Managed("children") var children: Set<Item>
     }
 
-    @Test func theReadmeExampleRuns() throws {
-        let folder = TemporaryFolder()
-        ManagedObjectClasses.register(Item.self, forEntityName: "ReadmeItem")
+    /// The README's model and stack, with `Item` bound to `entityName`.
+    static func readmeContext(entityName: String, folder: TemporaryFolder) throws -> ManagedObjectContext {
+        ManagedObjectClasses.register(Item.self, forEntityName: entityName)
 
-        let item = EntityDescription(name: "ReadmeItem", managedObjectClassName: "ReadmeItem", properties: [
+        let item = EntityDescription(name: entityName, managedObjectClassName: entityName, properties: [
             AttributeDescription(name: "title", type: .string, isOptional: false, defaultValue: ""),
         ])
         let parent = RelationshipDescription(name: "parent", destination: item)
@@ -26,6 +26,12 @@ import OpenCoreData
         try coordinator.addPersistentStore(type: .sqlite, at: folder.file("lists.sqlite"))
         let context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.persistentStoreCoordinator = coordinator
+        return context
+    }
+
+    @Test func theReadmeExampleRuns() throws {
+        let folder = TemporaryFolder()
+        let context = try Self.readmeContext(entityName: "ReadmeItem", folder: folder)
 
         let titles = try context.performAndWait {
             let groceries = Item(context: context)
@@ -47,18 +53,7 @@ import OpenCoreData
     /// The README's "Querying" example, run after the first example's objects are saved.
     @Test func theReadmeQueryingExampleRuns() throws {
         let folder = TemporaryFolder()
-        ManagedObjectClasses.register(Item.self, forEntityName: "ReadmeQueryItem")
-        let item = EntityDescription(name: "ReadmeQueryItem", managedObjectClassName: "ReadmeQueryItem", properties: [
-            AttributeDescription(name: "title", type: .string, isOptional: false, defaultValue: ""),
-        ])
-        let parent = RelationshipDescription(name: "parent", destination: item)
-        let children = RelationshipDescription(name: "children", destination: item, toMany: true, deleteRule: .cascade)
-        parent.setInverse(children)
-        item.properties += [parent, children]
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: ManagedObjectModel(entities: [item]))
-        try coordinator.addPersistentStore(type: .sqlite, at: folder.file("lists.sqlite"))
-        let context = ManagedObjectContext(concurrencyType: .privateQueue)
-        context.persistentStoreCoordinator = coordinator
+        let context = try Self.readmeContext(entityName: "ReadmeQueryItem", folder: folder)
 
         try context.performAndWait {
             let groceries = Item(context: context)

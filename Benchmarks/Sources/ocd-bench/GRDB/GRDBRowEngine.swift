@@ -63,17 +63,7 @@ struct GRDBRowEngine: BenchEngine {
                 }
             }
         case .w5:
-            return try GRDBSupport.timed(queue) {
-                try queue.write { db in
-                    let keys = try Int64.fetchAll(db, sql: Schema.selectSelectedKeys)
-                    let delete = try db.cachedStatement(sql: Schema.deleteFlat)
-                    for key in keys {
-                        delete.setUncheckedArguments([key])
-                        try delete.execute()
-                    }
-                    return Int64(keys.count)
-                }
-            }
+            return try GRDBSupport.timed(queue) { try Self.deleteByKey(queue, selecting: Schema.selectSelectedKeys) }
         case .w8:
             return try GRDBSupport.timed(queue) {
                 let rows = try queue.read { db in
@@ -104,19 +94,22 @@ struct GRDBRowEngine: BenchEngine {
                 }
             }
         case .w12:
-            return try GRDBSupport.timed(queue) {
-                try queue.write { db in
-                    let keys = try Int64.fetchAll(db, sql: Schema.selectAllKeys)
-                    let delete = try db.cachedStatement(sql: Schema.deleteFlat)
-                    for key in keys {
-                        delete.setUncheckedArguments([key])
-                        try delete.execute()
-                    }
-                    return Int64(keys.count)
-                }
-            }
+            return try GRDBSupport.timed(queue) { try Self.deleteByKey(queue, selecting: Schema.selectAllKeys) }
         case .w6, .w7:
             throw UnsupportedWorkload(workload: workload, engine: .grdbRow)
+        }
+    }
+
+    /// The keys `selectKeys` returns, then a cached `DELETE` by key per row, in one transaction.
+    private static func deleteByKey(_ queue: DatabaseQueue, selecting selectKeys: String) throws -> Int64 {
+        try queue.write { db in
+            let keys = try Int64.fetchAll(db, sql: selectKeys)
+            let delete = try db.cachedStatement(sql: Schema.deleteFlat)
+            for key in keys {
+                delete.setUncheckedArguments([key])
+                try delete.execute()
+            }
+            return Int64(keys.count)
         }
     }
 

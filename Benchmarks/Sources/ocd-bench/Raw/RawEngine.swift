@@ -87,8 +87,13 @@ struct RawEngine: BenchEngine {
 
     // W5
     private func delete(_ db: SQLiteConnection) throws -> Int64 {
+        try deleteByKey(db, selecting: Schema.selectSelectedKeys)
+    }
+
+    /// The keys `selectKeys` returns, then a prepared `DELETE` by key per row, in one transaction.
+    private func deleteByKey(_ db: SQLiteConnection, selecting selectKeys: String) throws -> Int64 {
         try db.execute("BEGIN")
-        let select = try db.prepare(Schema.selectSelectedKeys)
+        let select = try db.prepare(selectKeys)
         var keys: [Int64] = []
         while try select.step() { keys.append(select.int64(0)) }
         let delete = try db.prepare(Schema.deleteFlat)
@@ -166,18 +171,8 @@ struct RawEngine: BenchEngine {
         return count
     }
 
-    // W12: the keys, then a prepared DELETE by key per row, in one transaction.
+    // W12: as W5, for every row.
     private func deleteEach(_ db: SQLiteConnection) throws -> Int64 {
-        try db.execute("BEGIN")
-        let select = try db.prepare(Schema.selectAllKeys)
-        var keys: [Int64] = []
-        while try select.step() { keys.append(select.int64(0)) }
-        let delete = try db.prepare(Schema.deleteFlat)
-        for key in keys {
-            delete.bind(key, at: 1)
-            try delete.run()
-        }
-        try db.execute("COMMIT")
-        return Int64(keys.count)
+        try deleteByKey(db, selecting: Schema.selectAllKeys)
     }
 }

@@ -113,24 +113,9 @@ extension SQLiteStore {
 
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
         guard let key = id.primaryKey else { return [] }
-        let destination = relationship.destinationEntity!
-        let destinationTable = schema.table(for: destination).name
-        let sql: String
-        if let join = schema.joinTable(for: relationship) {
-            let owns = join.owner === relationship
-            let source = owns ? join.ownerColumn : join.memberColumn
-            let target = owns ? join.memberColumn : join.ownerColumn
-            let order = join.orderColumn.map { " ORDER BY j.\($0)" } ?? ""
-            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destinationTable) d ON d.Z_PK = j.\(target) WHERE j.\(source) = ?\(order)"
-        } else if let inverse = relationship.inverseRelationship {
-            let mapping = schema.mapping(for: inverse.entity!)
-            let slot = inverse.entity!.slots.slotByName[inverse.name]!
-            let column = mapping.table.columns[mapping.valueColumn[slot]!].name
-            let order = schema.orderColumn(for: relationship).map { " ORDER BY d.\($0)" } ?? ""
-            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(destinationTable) d WHERE d.\(column) = ?\(order)"
-        } else {
-            return []
-        }
+        guard let link = SQLiteToManyLink(relationship, schema: schema) else { return [] }
+        let order = link.orderColumn.map { " ORDER BY \($0)" } ?? ""
+        let sql = "SELECT t0.Z_PK, t0.Z_ENT FROM \(link.from) WHERE \(link.ownerColumn) = ?\(order)"
         let statement = try connection.cachedStatement(sql)
         statement.bind(key, at: 1)
         defer { statement.reset() }

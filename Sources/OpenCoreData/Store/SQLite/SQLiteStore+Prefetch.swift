@@ -24,24 +24,10 @@ extension SQLiteStore {
     /// with its owner, in the relationship's order per owner. One statement.
     func relatedRows(of owners: [ManagedObjectID], relationship: RelationshipDescription) throws -> [RelatedRow] {
         guard !owners.isEmpty, let destination = relationship.destinationEntity else { return [] }
-        let destinationTable = schema.table(for: destination).name
+        guard let link = SQLiteToManyLink(relationship, schema: schema) else { return [] }
         let columns = entityStatements(for: destination.rootEntity).selectColumns
-        let sql: String
-        if let join = schema.joinTable(for: relationship) {
-            let owns = join.owner === relationship
-            let source = owns ? join.ownerColumn : join.memberColumn
-            let target = owns ? join.memberColumn : join.ownerColumn
-            let order = join.orderColumn.map { ", j.\($0)" } ?? ""
-            sql = "SELECT \(columns), j.\(source) FROM \(join.name) j JOIN \(destinationTable) t0 ON t0.Z_PK = j.\(target) WHERE j.\(source) IN (SELECT value FROM json_each(?)) ORDER BY j.\(source)\(order), t0.Z_PK"
-        } else if let inverse = relationship.inverseRelationship {
-            let mapping = schema.mapping(for: inverse.entity!)
-            let slot = inverse.entity!.slots.slotByName[inverse.name]!
-            let column = mapping.table.columns[mapping.valueColumn[slot]!].name
-            let order = schema.orderColumn(for: relationship).map { ", t0.\($0)" } ?? ""
-            sql = "SELECT \(columns), t0.\(column) FROM \(destinationTable) t0 WHERE t0.\(column) IN (SELECT value FROM json_each(?)) ORDER BY t0.\(column)\(order), t0.Z_PK"
-        } else {
-            return []
-        }
+        let order = link.orderColumn.map { ", \($0)" } ?? ""
+        let sql = "SELECT \(columns), \(link.ownerColumn) FROM \(link.from) WHERE \(link.ownerColumn) IN (SELECT value FROM json_each(?)) ORDER BY \(link.ownerColumn)\(order), t0.Z_PK"
         var ownerByKey: [Int64: ManagedObjectID] = [:]
         for owner in owners { if let key = owner.primaryKey { ownerByKey[key] = owner } }
         let statement = try connection.cachedStatement(sql)
