@@ -29,11 +29,11 @@ extension ManagedObjectContext {
             case .updatedObjectsCountResultType: return BatchUpdateResult(result: ids.count)
             }
         case let delete as BatchDeleteRequest:
-            let ids = try coordinator.batchDelete(delete)
+            let (ids, count) = try coordinator.batchDelete(delete)
             switch delete.resultType {
             case .resultTypeStatusOnly: return BatchDeleteResult(result: true)
-            case .resultTypeObjectIDs: return BatchDeleteResult(result: ids)
-            case .resultTypeCount: return BatchDeleteResult(result: ids.count)
+            case .resultTypeObjectIDs: return BatchDeleteResult(result: ids ?? [])
+            case .resultTypeCount: return BatchDeleteResult(result: count)
             }
         default:
             throw CoreDataError(.invalidFetchRequest, "Unknown persistent store request \(type(of: request)).")

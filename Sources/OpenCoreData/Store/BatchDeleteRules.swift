@@ -6,6 +6,19 @@ import Foundation
 /// no-action relationships are cleared by the store's delete, so nothing dangles.)
 /// Only relationships with those two rules cost a read: one per relationship and step.
 enum BatchDeleteRules {
+    /// Whether no relationship of the model starts or ends in `entity`'s hierarchy: then a
+    /// batch delete has no rule to apply and no reference to clear, and the store may
+    /// delete the matching rows without reading them.
+    static func touchesNoRelationship(_ entity: EntityDescription) -> Bool {
+        let root = entity.rootEntity
+        return entity.model?.entities.allSatisfy { other in
+            other.properties.allSatisfy { property in
+                guard let relationship = property as? RelationshipDescription else { return true }
+                return other.rootEntity !== root && relationship.destinationEntity?.rootEntity !== root
+            }
+        } ?? false
+    }
+
     /// `ids` followed by every object their cascade rules reach, without duplicates.
     ///
     /// - Throws: `.validationRelationshipDeniedDelete` naming the first denying object.

@@ -24,6 +24,9 @@ extension InMemoryStore {
         return matches.map(\.id)
     }
 
+    /// The in-memory store deletes by IDs (`batchDelete(_:)`), which is as cheap here.
+    func deleteMatching(_ query: StoreFetch) throws -> Int? { nil }
+
     func batchDelete(_ ids: [ManagedObjectID]) throws -> Int {
         executedStatementCount += 1
         let doomed = Set(ids)

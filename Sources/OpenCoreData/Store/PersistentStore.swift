@@ -46,6 +46,7 @@ public final class PersistentStore: @unchecked Sendable {
     func save(_ request: SaveRequest) throws -> PermanentIDs { try backend.save(request) }
     func batchUpdate(_ plan: BatchUpdatePlan) throws -> [ManagedObjectID] { try backend.batchUpdate(plan) }
     func batchDelete(_ ids: [ManagedObjectID]) throws -> Int { try backend.batchDelete(ids) }
+    func deleteMatching(_ query: StoreFetch) throws -> Int? { try backend.deleteMatching(query) }
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
         try backend.obtainPermanentIDs(for: ids)
     }
@@ -81,6 +82,10 @@ protocol StoreBackend: AnyObject {
     /// Deletes rows atomically with their many-to-many rows, clearing to-one references
     /// to them; returns how many rows were deleted.
     func batchDelete(_ ids: [ManagedObjectID]) throws -> Int
+    /// Deletes the rows `query` matches with one statement, without reading them, when the
+    /// store can (SQLite); nil when it cannot, and the caller deletes by IDs instead. Only
+    /// for entities no relationship touches (`BatchDeleteRules.touchesNoRelationship`).
+    func deleteMatching(_ query: StoreFetch) throws -> Int?
     /// Applies a save atomically; returns the permanent IDs of the inserted objects.
     func save(_ request: SaveRequest) throws -> PermanentIDs
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID]

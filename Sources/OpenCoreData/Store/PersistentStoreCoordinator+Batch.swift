@@ -25,8 +25,9 @@ extension PersistentStoreCoordinator {
     }
 
     /// Deletes the request's objects and what their cascade rules reach, in one
-    /// transaction; returns the IDs of every deleted object.
-    func batchDelete(_ request: BatchDeleteRequest) throws -> [ManagedObjectID] {
+    /// transaction; returns the IDs of every deleted object, or only their count when the
+    /// IDs are not wanted and the store could delete without reading them.
+    func batchDelete(_ request: BatchDeleteRequest) throws -> (ids: [ManagedObjectID]?, count: Int) {
         try lock.withLock {
             let store: PersistentStore
             let ids: [ManagedObjectID]
@@ -34,10 +35,15 @@ extension PersistentStoreCoordinator {
             case .matching(let resolve):
                 let fetch = try resolve(managedObjectModel)
                 store = try self.store(for: fetch.entity)
+                if request.resultType != .resultTypeObjectIDs, BatchDeleteRules.touchesNoRelationship(fetch.entity),
+                   let count = try store.deleteMatching(fetch) {
+                    rowCache.removeAll()
+                    return (nil, count)
+                }
                 let keys = try store.fetchKeys(fetch)
                 ids = (0..<keys.count).map { keys.objectID(at: $0, layout: managedObjectModel.layout) }
             case .objects(let given):
-                guard let first = given.first else { return [] }
+                guard let first = given.first else { return ([], 0) }
                 guard given.allSatisfy({ $0.entity.rootEntity === first.entity.rootEntity }) else {
                     throw CoreDataError(.invalidFetchRequest, "A batch delete by object IDs needs IDs of one entity; these mix \(Set(given.map(\.entity.name)).sorted().joined(separator: ", ")).")
                 }
@@ -45,10 +51,10 @@ extension PersistentStoreCoordinator {
                 ids = given
             }
             let deleted = try BatchDeleteRules.closure(of: ids, in: store)
-            guard !deleted.isEmpty else { return [] }
+            guard !deleted.isEmpty else { return ([], 0) }
             _ = try store.batchDelete(deleted)
             rowCache.removeAll()
-            return deleted
+            return (deleted, deleted.count)
         }
     }
 }

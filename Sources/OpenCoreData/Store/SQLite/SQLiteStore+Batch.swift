@@ -110,6 +110,23 @@ extension SQLiteStore {
         }
     }
 
+    /// One `DELETE` of the rows `fetch` matches (a plain `DELETE FROM` — SQLite's truncate
+    /// optimisation — when it matches the whole table); returns how many rows went.
+    func deleteMatching(_ fetch: StoreFetch) throws -> Int? {
+        let table = schema.table(for: fetch.entity).name
+        let (query, orderBy) = try makeOrderedQuery(fetch)
+        let wholeTable = query.conditions.isEmpty && fetch.limit == 0 && fetch.offset == 0
+        let sql = wholeTable ? "DELETE FROM \(table)"
+            : "DELETE FROM \(table) WHERE Z_PK IN (\(query.sql(columns: "t0.Z_PK", orderBy: orderBy, limit: fetch.limit, offset: fetch.offset)))"
+        return try connection.inTransaction {
+            let statement = try connection.cachedStatement(sql)
+            statement.bind(query.parameters)
+            defer { statement.reset() }
+            try statement.run()
+            return connection.changes
+        }
+    }
+
     /// Runs a statement with one JSON-array parameter; returns the rows it changed.
     private func run(_ sql: String, _ keys: String) throws -> Int {
         let statement = try connection.cachedStatement(sql)
