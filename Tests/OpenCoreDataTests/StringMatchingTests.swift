@@ -42,8 +42,8 @@ struct StringMatchingTests {
         #expect(StringMatching.like("a*c", "a\\*c", []))
         #expect(!StringMatching.like("abc", "a\\*c", []))
         #expect(StringMatching.like("ÉTÉ", "e?e", [.caseInsensitive, .diacriticInsensitive]))
-        #expect(StringMatching.like("50% off?", StringMatching.escapeLikeWildcards("50% off?"), []))
-        #expect(!StringMatching.like("50% offX", StringMatching.escapeLikeWildcards("50% off?"), []))
+        #expect(StringMatching.like("50% off?", "50% off\\?", []))
+        #expect(!StringMatching.like("50% offX", "50% off\\?", []))
     }
 
     @Test("MATCHES: whole-string ICU regex; a bad pattern is a typed error")

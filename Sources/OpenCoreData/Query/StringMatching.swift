@@ -135,17 +135,6 @@ package enum StringMatching {
         return tokens
     }
 
-    /// `text LIKE` pattern that matches `value` literally (its wildcards escaped), for
-    /// building a pattern from user input.
-    package static func escapeLikeWildcards(_ value: String) -> String {
-        var escaped = ""
-        for scalar in value.unicodeScalars {
-            if scalar == "*" || scalar == "?" || scalar == "\\" { escaped.unicodeScalars.append("\\") }
-            escaped.unicodeScalars.append(scalar)
-        }
-        return escaped
-    }
-
     /// `text MATCHES[options] pattern`: the ICU regular expression matches all of `text`.
     ///
     /// - Throws: `.invalidPredicate` when `pattern` is not a valid regular expression.
