@@ -51,11 +51,13 @@ struct SQLiteQuery {
         return "\(prefix)\(aliasCount)"
     }
 
-    /// The full statement: `SELECT <columns> FROM <table> t0 <joins> WHERE … ORDER BY … LIMIT … OFFSET …`.
-    func sql(columns: String, orderBy: [String] = [], limit: Int = 0, offset: Int = 0) -> String {
-        var sql = "SELECT \(columns) FROM \(schema.table(for: entity).name) t0"
+    /// The full statement: `SELECT [DISTINCT] <columns> FROM <table> t0 <joins> WHERE …
+    /// GROUP BY … ORDER BY … LIMIT … OFFSET …`.
+    func sql(columns: String, distinct: Bool = false, groupBy: [String] = [], orderBy: [String] = [], limit: Int = 0, offset: Int = 0) -> String {
+        var sql = "SELECT \(distinct ? "DISTINCT " : "")\(columns) FROM \(schema.table(for: entity).name) t0"
         if !joins.isEmpty { sql += " " + joins.joined(separator: " ") }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        if !groupBy.isEmpty { sql += " GROUP BY " + groupBy.joined(separator: ", ") }
         if !orderBy.isEmpty { sql += " ORDER BY " + orderBy.joined(separator: ", ") }
         if limit > 0 || offset > 0 { sql += " LIMIT \(limit > 0 ? limit : -1)" }
         if offset > 0 { sql += " OFFSET \(offset)" }

@@ -25,8 +25,8 @@ extension SQLiteStore {
         // Ungrouped rows tie in store order, as in memory.
         if !orderBy.isEmpty && !dictionary.isGrouped && !dictionary.distinct { orderBy.append("t0.Z_PK") }
         let windowInSQL = dictionary.having == nil
-        let sql = query.groupedSQL(
-            columns: selects, distinct: dictionary.distinct && !dictionary.isGrouped, groupBy: groupBy,
+        let sql = query.sql(
+            columns: selects.joined(separator: ", "), distinct: dictionary.distinct && !dictionary.isGrouped, groupBy: groupBy,
             orderBy: orderBy, limit: windowInSQL ? fetch.limit : 0, offset: windowInSQL ? fetch.offset : 0)
         let statement = try connection.cachedStatement(sql)
         statement.bind(query.parameters)
