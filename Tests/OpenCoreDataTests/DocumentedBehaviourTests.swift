@@ -102,3 +102,32 @@ import Testing
         #expect(try stack.matching("CAST(double, 'NSString') == string") == ["a", "b"])
     }
 }
+
+/// Sorting as `NSSortDescriptor` documents it.
+@Suite struct DocumentedSortingTests {
+    /// NSString: `caseInsensitiveCompare(_:)` is `compare(_:options: .caseInsensitive)`,
+    /// which reports "a" and "A" as `.orderedSame`; `NSSortDescriptor.compare(_:to:)`
+    /// returns the selector's result. Such ties keep store order (insertion order here) on
+    /// both stores, like any other tie, instead of putting upper case first.
+    /// Nil sorts first ascending and last descending (SQLite's NULL order, which Core Data
+    /// keeps, and `NSSortDescriptor`'s in memory).
+    @Test(arguments: StoreKind.allCases)
+    func equalFoldedStringsTieAndNilsComeFirst(kind: StoreKind) throws {
+        let stack = try TestStack.strings(kind, ["b", nil, "B", "a", "A", nil, "a10", "a2"])
+        func keys(_ selector: CDSortDescriptor.Selector, ascending: Bool = true) throws -> [String] {
+            let request = FetchRequest<ManagedObject>(entityName: "Sample")
+            request.sortDescriptors = [CDSortDescriptor(key: "string", ascending: ascending, selector: selector)]
+            return try stack.keys(request)
+        }
+        #expect(try keys(.compare) == ["s1", "s5", "s4", "s2", "s3", "s6", "s7", "s0"])
+        #expect(try keys(.compare, ascending: false).suffix(2) == ["s1", "s5"])
+        #expect(try keys(.caseInsensitiveCompare) == ["s1", "s5", "s3", "s4", "s6", "s7", "s0", "s2"])
+        #expect(try keys(.localizedCaseInsensitiveCompare) == ["s1", "s5", "s3", "s4", "s6", "s7", "s0", "s2"])
+        #expect(try keys(.localizedStandardCompare) == ["s1", "s5", "s3", "s4", "s7", "s6", "s0", "s2"])
+        #expect(try keys(.caseInsensitiveCompare, ascending: false) == ["s0", "s2", "s7", "s6", "s3", "s4", "s1", "s5"])
+
+        let descriptor = CDSortDescriptor(key: "name", selector: .caseInsensitiveCompare)
+        #expect(descriptor.compare(["name": "a"], ["name": "A"]) == .orderedSame)
+        #expect(CDSortDescriptor(key: "name").compare(["name": "a"], ["name": "A"]) == .orderedDescending)
+    }
+}
