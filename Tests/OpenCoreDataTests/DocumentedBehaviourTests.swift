@@ -131,3 +131,25 @@ import Testing
         #expect(CDSortDescriptor(key: "name").compare(["name": "a"], ["name": "A"]) == .orderedDescending)
     }
 }
+
+extension DocumentedSortingTests {
+    /// Grouped and distinct dictionaries have no row order to fall back on when a selector
+    /// finds two groups equal: both stores then order them by `.compare` (bytes).
+    @Test(arguments: StoreKind.allCases)
+    func groupsTheSelectorFindsEqualOrderTheSameOnBothStores(kind: StoreKind) throws {
+        let stack = try TestStack.strings(kind, ["b", "a", "B", "A", "a"])
+        let request = FetchRequest<NSDictionary>(entityName: "Sample")
+        request.resultType = .dictionaryResultType
+        request.propertiesToFetch = ["string"]
+        request.propertiesToGroupBy = ["string"]
+        request.sortDescriptors = [CDSortDescriptor(key: "string", selector: .caseInsensitiveCompare)]
+        func strings() throws -> [String?] {
+            try stack.context.performAndWait { try stack.context.fetchDictionaries(request).map { $0["string"] as? String } }
+        }
+        #expect(try strings() == ["A", "a", "B", "b"])
+        request.propertiesToGroupBy = nil
+        request.returnsDistinctResults = true
+        request.sortDescriptors = [CDSortDescriptor(key: "string", ascending: false, selector: .caseInsensitiveCompare)]
+        #expect(try strings() == ["b", "B", "a", "A"])
+    }
+}
