@@ -68,7 +68,8 @@ enum CastEvaluation {
         }
     }
 
-    private static func string(_ value: CDValue) -> String? {
+    /// The text `CAST(value, 'NSString')` gives, or `nil` when there is none.
+    static func string(_ value: CDValue) -> String? {
         switch value {
         case .string(let text): return text
         case .bool(let flag): return flag ? "1" : "0"

@@ -31,10 +31,10 @@ enum PredicateCast {
             return number(text)
         case ("NSNumber", _) where value.isNumeric:
             return value
-        case ("NSString", .string):
-            return value
-        case ("NSString", .int64(let number)):
-            return .string(String(number))
+        case ("NSString", _):
+            // The same text as the cast of a non-constant value (`CastEvaluation`), so that
+            // `CAST(1.5, 'NSString')` folds to '1.5' instead of being refused.
+            return CastEvaluation.string(value).map { .string($0) }
         case ("NSUUID", .string(let text)):
             return UUID(uuidString: text).map { .uuid($0) }
         case ("NSURL", .string(let text)):

@@ -5,23 +5,24 @@ import Foundation
 /// the two orders agree.
 package enum StringOrdering {
     /// How `lhs` and `rhs` order under `selector`. `.compare` orders by UTF-8 bytes, as
-    /// `ValueComparison` does; the localized selectors use Foundation's comparison with the
-    /// current locale, then bytes to break ties, so the order is total.
+    /// `ValueComparison` does; the others compare as their selector does and report
+    /// strings it finds equal ("a" and "A" under `.caseInsensitiveCompare`) as
+    /// `.orderedSame`, as `NSSortDescriptor.compare(_:to:)` does. Fetches then keep such
+    /// strings in store order (primary key: the SQL query's last ORDER BY term, the
+    /// in-memory store's stable sort), as with any other tie.
     package static func compare(_ lhs: String, _ rhs: String, _ selector: CDSortDescriptor.Selector) -> ComparisonResult {
-        let result: ComparisonResult
         switch selector {
         case .compare:
             return bytes(lhs, rhs)
         case .caseInsensitiveCompare:
-            result = bytes(StringMatching.fold(lhs, .caseInsensitive), StringMatching.fold(rhs, .caseInsensitive))
+            return bytes(StringMatching.fold(lhs, .caseInsensitive), StringMatching.fold(rhs, .caseInsensitive))
         case .localizedCompare:
-            result = lhs.compare(rhs, options: [], range: nil, locale: Locale.current)
+            return lhs.compare(rhs, options: [], range: nil, locale: Locale.current)
         case .localizedCaseInsensitiveCompare:
-            result = folded(lhs).compare(folded(rhs), options: [], range: nil, locale: Locale.current)
+            return folded(lhs).compare(folded(rhs), options: [], range: nil, locale: Locale.current)
         case .localizedStandardCompare:
-            result = folded(lhs).compare(folded(rhs), options: [.numeric, .widthInsensitive], range: nil, locale: Locale.current)
+            return folded(lhs).compare(folded(rhs), options: [.numeric, .widthInsensitive], range: nil, locale: Locale.current)
         }
-        return result == .orderedSame ? bytes(lhs, rhs) : result
     }
 
     /// Case folded before the locale comparison: Foundation's own case-insensitive option

@@ -60,6 +60,15 @@ struct DictionaryFetch {
     let having: CDPredicate?
     let distinct: Bool
 
+    /// The order both stores sort the dictionaries in: `descriptors`, then — for grouped
+    /// or distinct results, which have no single row to fall back on — the same keys by
+    /// `.compare`, so that groups a selector finds equal ("a" and "A" under
+    /// `.caseInsensitiveCompare`) still come out in the same order from SQL and memory.
+    func ordering(_ descriptors: [CDSortDescriptor]) -> [CDSortDescriptor] {
+        guard isGrouped || distinct else { return descriptors }
+        return descriptors + descriptors.filter { $0.selector != .compare }.map { CDSortDescriptor(key: $0.key, ascending: $0.ascending) }
+    }
+
     init<T>(_ request: FetchRequest<T>, entity: EntityDescription) throws {
         let requested = try request.propertiesToFetch.map { try $0.map { try Self.column(for: $0, in: entity) } }
         columns = requested ?? Self.defaultColumns(of: entity)

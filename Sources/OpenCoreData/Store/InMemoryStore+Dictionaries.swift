@@ -24,7 +24,7 @@ extension InMemoryStore {
         }
         if !query.sortDescriptors.isEmpty {
             let names = Set(dictionary.columns.filter { !$0.isNamedKeyPath }.map(\.name))
-            let sorted = CDSortDescriptor.sort(results.map { GroupSortProxy(dictionary: $0.dictionary, row: $0.row, names: names) }, by: query.sortDescriptors)
+            let sorted = CDSortDescriptor.sort(results.map { GroupSortProxy(dictionary: $0.dictionary, row: $0.row, names: names) }, by: dictionary.ordering(query.sortDescriptors))
             results = sorted.map { ($0.dictionary, $0.row) }
         }
         var output = results.map(\.dictionary)

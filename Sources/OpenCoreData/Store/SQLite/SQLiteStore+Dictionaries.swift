@@ -15,7 +15,7 @@ extension SQLiteStore {
         let groupBy = try dictionary.groupBy.map { try query.column(forKeyPath: $0).sql }
         let names = Dictionary(dictionary.columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         var orderBy: [String] = []
-        for descriptor in fetch.sortDescriptors {
+        for descriptor in dictionary.ordering(fetch.sortDescriptors) {
             if let index = names[descriptor.key], !dictionary.columns[index].isNamedKeyPath {
                 orderBy.append("c\(index)" + (descriptor.ascending ? " ASC" : " DESC"))
             } else {
