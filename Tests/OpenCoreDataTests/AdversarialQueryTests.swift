@@ -31,6 +31,28 @@ import Testing
         }
     }
 
+    /// `#Predicate { $0.title.contains("") }` and `starts(with: "")` are true for every
+    /// title in Swift, but were lowered to `CONTAINS ""` / `BEGINSWITH ""`, which match
+    /// nothing: the fetch disagreed with the predicate's own evaluation.
+    @Test(arguments: StoreKind.allCases)
+    func foundationEmptyPatternsMatchAsInSwift(kind: StoreKind) throws {
+        let stack = try ErrandModel.stack(kind)
+        let empty = ""
+        let all = ["Bank", "Bread", "Eggs", "Milk", "Shop"]
+        #expect(try stack.titles(FetchRequest(predicate: #Predicate { $0.title.contains(empty) })) == all)
+        #expect(try stack.titles(FetchRequest(predicate: #Predicate { $0.title.starts(with: empty) })) == all)
+        #expect(try stack.titles(FetchRequest(predicate: #Predicate { $0.title.contains($0.note ?? "") })) == ["Bank", "Bread", "Milk"])
+        #expect(try stack.titles(FetchRequest(predicate: #Predicate { $0.parent?.title.starts(with: empty) ?? false })) == ["Bread", "Eggs", "Milk"])
+        #expect(try stack.titles(FetchRequest(predicate: #Predicate { $0.title.contains("il") })) == ["Milk"])
+        let predicate = #Predicate<Errand> { $0.title.contains($0.note ?? "") }
+        let lowered = try CDPredicate(predicate)
+        try stack.context.performAndWait {
+            for errand in try stack.context.fetch(FetchRequest<Errand>(entityName: "Errand")) {
+                #expect(lowered.evaluate(with: errand) == (try predicate.evaluate(errand)))
+            }
+        }
+    }
+
     /// Predicates one store answers and the other rejects (or answers differently):
     /// kept visible so that a fix shows up here.
     @Test func predicatesTheStoresDisagreeOn() throws {

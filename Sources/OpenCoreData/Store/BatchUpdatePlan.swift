@@ -3,8 +3,11 @@ import Foundation
 /// A `BatchUpdateRequest` resolved against the model: the rows to change and, per
 /// attribute, how its new value is computed. Both stores compute the same values:
 /// integer arithmetic stays integer (a double on overflow), `divide:by:` gives a double,
-/// division by zero and nil operands give nil, and a computed value is converted to the
-/// attribute's type (integers truncate toward zero, as SQLite's `CAST` does).
+/// division by zero and nil operands give nil, and a computed or copied value is converted
+/// to the attribute's type (integers truncate toward zero, as SQLite's `CAST` does).
+/// Arithmetic needs numeric operands and a numeric attribute, a copy an attribute of the
+/// same type (or number to number); a value that does not fit an integer attribute fails
+/// the whole update with `.validationNumberTooLarge` / `.validationNumberTooSmall`.
 struct BatchUpdatePlan {
     indirect enum Value {
         /// A constant, already in the attribute's Swift type when it is the whole value.
