@@ -89,4 +89,23 @@ import Testing
         try update(stack, ["double": CDExpression.keyPath("int64"), "string": CDExpression.keyPath("key")])
         #expect(try values(stack, ["double", "string"]).first == "1.0:Double k0:String")
     }
+
+    /// A Decimal NaN was written to SQLite as the text 'NaN', after which every fetch of
+    /// the entity failed with `.storeCorrupt`; the in-memory store kept it. A Double NaN
+    /// constant in a batch update became NULL in SQLite but stayed NaN in memory.
+    @Test(arguments: StoreKind.allCases)
+    func notANumberIsRefusedByEveryWritePath(kind: StoreKind) throws {
+        let stack = try TestStack.tenSamples(kind)
+        stack.context.performAndWait {
+            _ = stack.insert("Sample", ["key": "nan", "decimal": Decimal.nan])
+            #expect(code { try stack.context.save() } == .validationWrongType)
+            stack.context.rollback()
+            let insert = BatchInsertRequest(entityName: "Sample", objects: [["key": "nan", "decimal": Decimal.nan]])
+            #expect(code { _ = try stack.context.execute(insert) } == .validationWrongType)
+        }
+        #expect(code { try update(stack, ["decimal": Decimal.nan]) } == .validationWrongType)
+        #expect(code { try update(stack, ["double": Double.nan]) } == .validationWrongType)
+        #expect(try values(stack, ["decimal", "double"]).count == 10, "the store still reads")
+        #expect(try values(stack, ["decimal", "double"]).allSatisfy { $0 == "nil nil" })
+    }
 }

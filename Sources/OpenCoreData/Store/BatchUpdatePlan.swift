@@ -58,7 +58,7 @@ struct BatchUpdatePlan {
     private static func checked(_ value: Value, for attribute: AttributeDescription) throws -> Value {
         guard case .constant(let constant) = value else { return value }
         let (converted, isCanonical) = attribute.canonicalize(constant)
-        guard isCanonical else { throw attribute.wrongTypeError(constant as Any).named(attribute.name) }
+        guard isCanonical, !attribute.isNaN(converted) else { throw attribute.wrongTypeError(constant as Any).named(attribute.name) }
         if converted == nil && !attribute.isOptional {
             throw CoreDataError(.validationMissingMandatoryProperty, "A batch update cannot set the required attribute \(attribute.entity?.name ?? "").\(attribute.name) to nil.", key: attribute.name)
         }
@@ -144,6 +144,7 @@ struct BatchUpdatePlan {
         case .double, .float:
             return StoredNumber.double(computed).flatMap { $0.isNaN ? nil : attribute.canonicalValue($0) }
         default:
+            if let double = computed as? Double, double.isNaN { return nil }
             return attribute.canonicalValue(computed)
         }
     }
