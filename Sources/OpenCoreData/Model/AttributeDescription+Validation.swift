@@ -41,16 +41,18 @@ extension AttributeDescription {
         minValue != nil || maxValue != nil || minLength != nil || maxLength != nil || regularExpression != nil
     }
 
-    /// Whether `value` is a NaN of a Double or Float attribute.
+    /// Whether `value` is a NaN of a Double, Float or Decimal attribute.
     package func isNaN(_ value: Any?) -> Bool {
         switch attributeType {
         case .double: return (value as? Double)?.isNaN == true
         case .float: return (value as? Float)?.isNaN == true
+        case .decimal: return (value as? Decimal)?.isNaN == true
         default: return false
         }
     }
 
-    /// NaN cannot be stored: SQLite turns it into NULL, a silent change. Refused instead.
+    /// NaN cannot be stored: SQLite turns a Double NaN into NULL, a silent change, and a
+    /// Decimal NaN into text no fetch can read back. Refused instead.
     private func notANumberError(_ value: Any) -> CoreDataError? {
         guard isNaN(value) else { return nil }
         return error(.validationWrongType, "\(qualifiedName) is NaN, which a store cannot keep (SQLite stores it as NULL).")

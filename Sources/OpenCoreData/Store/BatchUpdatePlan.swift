@@ -3,8 +3,11 @@ import Foundation
 /// A `BatchUpdateRequest` resolved against the model: the rows to change and, per
 /// attribute, how its new value is computed. Both stores compute the same values:
 /// integer arithmetic stays integer (a double on overflow), `divide:by:` gives a double,
-/// division by zero and nil operands give nil, and a computed value is converted to the
-/// attribute's type (integers truncate toward zero, as SQLite's `CAST` does).
+/// division by zero and nil operands give nil, and a computed or copied value is converted
+/// to the attribute's type (integers truncate toward zero, as SQLite's `CAST` does).
+/// Arithmetic needs numeric operands and a numeric attribute, a copy an attribute of the
+/// same type (or number to number); a value that does not fit an integer attribute fails
+/// the whole update with `.validationNumberTooLarge` / `.validationNumberTooSmall`.
 struct BatchUpdatePlan {
     indirect enum Value {
         /// A constant, already in the attribute's Swift type when it is the whole value.
@@ -46,6 +49,7 @@ struct BatchUpdatePlan {
             } else {
                 resolved = .constant(value)
             }
+            try Self.checkTypes(of: resolved, for: attribute)
             return Assignment(slot: slot, attribute: attribute, value: try Self.checked(resolved, for: attribute))
         }
     }
@@ -54,11 +58,46 @@ struct BatchUpdatePlan {
     private static func checked(_ value: Value, for attribute: AttributeDescription) throws -> Value {
         guard case .constant(let constant) = value else { return value }
         let (converted, isCanonical) = attribute.canonicalize(constant)
-        guard isCanonical else { throw attribute.wrongTypeError(constant as Any).named(attribute.name) }
+        guard isCanonical, !attribute.isNaN(converted) else { throw attribute.wrongTypeError(constant as Any).named(attribute.name) }
         if converted == nil && !attribute.isOptional {
             throw CoreDataError(.validationMissingMandatoryProperty, "A batch update cannot set the required attribute \(attribute.entity?.name ?? "").\(attribute.name) to nil.", key: attribute.name)
         }
         return .constant(converted)
+    }
+
+    /// Computed values need a numeric attribute and numeric operands; an attribute is
+    /// copied only into one of the same type, or number to number.
+    private static func checkTypes(of value: Value, for attribute: AttributeDescription) throws {
+        func wrongType(_ detail: String) -> CoreDataError {
+            CoreDataError(.validationWrongType, "A batch update cannot set \(attribute.entity?.name ?? "").\(attribute.name) (\(attribute.attributeType.displayName)) to \(detail).", key: attribute.name)
+        }
+        switch value {
+        case .constant:
+            return
+        case .attribute(_, let source):
+            guard source.attributeType == attribute.attributeType || (source.attributeType.isNumeric && attribute.attributeType.isNumeric) else {
+                throw wrongType("the value of \(source.name) (\(source.attributeType.displayName))")
+            }
+        case .arithmetic:
+            guard attribute.attributeType.isNumeric else { throw wrongType("a computed number") }
+            func checkOperands(_ value: Value) throws {
+                switch value {
+                case .constant(let constant):
+                    guard let constant else { return }
+                    guard StoredNumber.integer(constant) != nil || (StoredNumber.double(constant) != nil && !(constant is Date)) else {
+                        throw wrongType("a computation with \(type(of: constant)) \(constant)")
+                    }
+                case .attribute(_, let source):
+                    guard source.attributeType.isNumeric else {
+                        throw wrongType("a computation with \(source.name) (\(source.attributeType.displayName))")
+                    }
+                case .arithmetic(_, let left, let right):
+                    try checkOperands(left)
+                    try checkOperands(right)
+                }
+            }
+            try checkOperands(value)
+        }
     }
 
     private static func value(of expression: CDExpression, in entity: EntityDescription, key: String) throws -> Value {
@@ -82,26 +121,48 @@ struct BatchUpdatePlan {
 
     // MARK: - Computing in memory
 
-    /// The new value of `assignment` for a row with `values`.
-    static func newValue(of assignment: Assignment, values: ContiguousArray<Any?>) -> Any? {
-        guard case .arithmetic = assignment.value else { return compute(assignment.value, values) }
+    /// The new value of `assignment` for a row with `values`: a computed or copied value
+    /// converted to the attribute's type, integers truncated toward zero.
+    ///
+    /// - Throws: `.validationNumberTooLarge` / `.validationNumberTooSmall` when the value
+    ///   does not fit an integer attribute (as `integerRangeError` for the SQLite store).
+    static func newValue(of assignment: Assignment, values: ContiguousArray<Any?>) throws -> Any? {
+        if case .constant(let constant) = assignment.value { return constant }
         guard let computed = compute(assignment.value, values) else { return nil }
-        switch assignment.attribute.attributeType {
+        let attribute = assignment.attribute
+        switch attribute.attributeType {
         case .integer16, .integer32, .integer64:
-            let integer = StoredNumber.integer(computed) ?? StoredNumber.double(computed).map(Self.truncated)
-            return integer.flatMap { assignment.attribute.canonicalValue($0) }
+            if let integer = StoredNumber.integer(computed) {
+                guard let value = attribute.exactInteger(integer) else {
+                    throw integerRangeError(for: attribute, tooLarge: integer > 0)
+                }
+                return value
+            }
+            guard let double = StoredNumber.double(computed), !double.isNaN else { return nil }
+            try checkRange(of: double, for: attribute)
+            return attribute.exactInteger(Int64(double.rounded(.towardZero)))
         case .double, .float:
-            return StoredNumber.double(computed).flatMap { assignment.attribute.canonicalValue($0) }
+            return StoredNumber.double(computed).flatMap { $0.isNaN ? nil : attribute.canonicalValue($0) }
         default:
-            return assignment.attribute.canonicalValue(computed)
+            if let double = computed as? Double, double.isNaN { return nil }
+            return attribute.canonicalValue(computed)
         }
     }
 
-    private static func truncated(_ double: Double) -> Int64 {
-        guard double.isFinite else { return 0 }
-        if double >= 9.223372036854775807e18 { return .max }
-        if double <= -9.223372036854775808e18 { return .min }
-        return Int64(double.rounded(.towardZero))
+    /// Throws unless `double`, truncated toward zero, fits the integer `attribute`.
+    static func checkRange(of double: Double, for attribute: AttributeDescription) throws {
+        let range = attribute.integerRange
+        guard double < Double(range.upperBound) + 1 else { throw integerRangeError(for: attribute, tooLarge: true) }
+        guard double > Double(range.lowerBound) - 1 || double == Double(range.lowerBound) else {
+            throw integerRangeError(for: attribute, tooLarge: false)
+        }
+    }
+
+    /// The error for a computed value outside an integer attribute's range.
+    static func integerRangeError(for attribute: AttributeDescription, tooLarge: Bool) -> CoreDataError {
+        CoreDataError(tooLarge ? .validationNumberTooLarge : .validationNumberTooSmall,
+                      "A batch update computes a value too \(tooLarge ? "large" : "small") for \(attribute.entity?.name ?? "").\(attribute.name) (\(attribute.attributeType.displayName)).",
+                      key: attribute.name)
     }
 
     private static func compute(_ value: Value, _ values: ContiguousArray<Any?>) -> Any? {
@@ -126,6 +187,26 @@ struct BatchUpdatePlan {
             case .multiply: return a * b
             case .divide: return b == 0 ? nil : a / b
             }
+        }
+    }
+}
+
+extension AttributeDescription {
+    /// The values an integer attribute holds.
+    var integerRange: ClosedRange<Int64> {
+        switch attributeType {
+        case .integer16: return Int64(Int16.min)...Int64(Int16.max)
+        case .integer32: return Int64(Int32.min)...Int64(Int32.max)
+        default: return Int64.min...Int64.max
+        }
+    }
+
+    /// `value` in the integer attribute's Swift type, or nil when it does not fit.
+    func exactInteger(_ value: Int64) -> Any? {
+        switch attributeType {
+        case .integer16: return Int16(exactly: value)
+        case .integer32: return Int32(exactly: value)
+        default: return value
         }
     }
 }

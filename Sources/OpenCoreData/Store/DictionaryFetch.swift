@@ -129,7 +129,11 @@ struct DictionaryFetch {
             guard let aggregate = Aggregate(rawValue: function), arguments.count == 1 else { break }
             switch arguments[0].kind {
             case .keyPath(let path):
-                return .aggregate(aggregate, keyPath: path, property: try property(atKeyPath: path, in: entity))
+                let property = try property(atKeyPath: path, in: entity)
+                if aggregate != .count, property is RelationshipDescription {
+                    throw CoreDataError(.invalidFetchRequest, "The expression '\(expression.format)' of '\(name)' aggregates the relationship '\(path)'; only count: can.", key: name)
+                }
+                return .aggregate(aggregate, keyPath: path, property: property)
             case .evaluatedObject where aggregate == .count:
                 return .aggregate(.count, keyPath: nil, property: nil)
             default:

@@ -124,10 +124,15 @@ final class InMemoryStore: StoreBackend {
             func permanent(_ id: ManagedObjectID) -> ManagedObjectID { map[id] ?? id }
             for row in request.inserts { newRows[permanent(row.id)] = try stored(row, version: 1, map: map) }
             for row in request.updates {
-                guard newRows[row.id] != nil else {
+                guard let current = newRows[row.id] else {
                     throw CoreDataError(.objectNotFound, "\(row.id.entity.name) \(row.id) no longer exists in the store.", objectID: row.id)
                 }
-                newRows[row.id] = try stored(row, version: row.version + 1, map: map)
+                // Only the changed slots are written, as the SQLite store does: values
+                // changed in the store since the fetch (a batch update) are kept.
+                let changed = try stored(row, version: row.version + 1, map: map)
+                var values = current.values
+                for slot in row.changedSlots { values[slot] = changed.values[slot] }
+                newRows[row.id] = RowSnapshot(values: values, version: changed.version)
             }
             do {
                 try checkUniqueness(of: request.inserts.map { permanent($0.id) } + request.updates.map(\.id), in: newRows)

@@ -18,7 +18,7 @@ extension PredicateExpressions.CollectionContainsCollection: LoweredAsCondition 
         guard Base.Output.self is any StringProtocol.Type else {
             throw CoreDataError.unloweredPredicate("contains(_:) of a non-string collection has no Core Data form")
         }
-        return try scope.expression(base).compare(.contains, scope.expression(other))
+        return try scope.expression(base).compare(.contains, scope.expression(other)).matchingEmptyPattern()
     }
 }
 
@@ -28,7 +28,23 @@ extension PredicateExpressions.SequenceStartsWith: LoweredAsCondition {
         guard Base.Output.self is any StringProtocol.Type else {
             throw CoreDataError.unloweredPredicate("starts(with:) of a non-string sequence has no Core Data form")
         }
-        return try scope.expression(base).compare(.beginsWith, scope.expression(prefix))
+        return try scope.expression(base).compare(.beginsWith, scope.expression(prefix)).matchingEmptyPattern()
+    }
+}
+
+extension CDComparisonPredicate {
+    /// Swift's `contains("")` and `starts(with: "")` are true, Core Data's `CONTAINS ""`
+    /// and `BEGINSWITH ""` false: an empty constant pattern is `TRUEPREDICATE`, another
+    /// pattern also matches when empty.
+    func matchingEmptyPattern() -> CDPredicate {
+        switch rightExpression.kind {
+        case .constantValue(.string(let pattern)):
+            return pattern.isEmpty ? CDPredicate(value: true) : self
+        case .constantValue:
+            return self
+        default:
+            return rightExpression.equalTo(.string("")) || self
+        }
     }
 }
 

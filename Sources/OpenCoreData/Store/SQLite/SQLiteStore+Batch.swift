@@ -16,13 +16,15 @@ extension SQLiteStore {
             }
             guard !ids.isEmpty else { return [] }
             let mapping = schema.mapping(for: plan.fetch.entity)
+            let keyList = Self.jsonArray(keys.primaryKeys)
+            try checkIntegerRanges(of: plan, mapping: mapping, keys: keyList)
             var parameters: [SQLValue] = []
             var assignments = ["Z_OPT = Z_OPT + 1"]
             for assignment in plan.assignments {
                 let column = mapping.table.columns[mapping.valueColumn[assignment.slot]!].name
                 assignments.append("\(column) = \(try sql(for: assignment, mapping: mapping, parameters: &parameters))")
             }
-            parameters.append(.text(Self.jsonArray(keys.primaryKeys)))
+            parameters.append(.text(keyList))
             let statement = try connection.prepare("UPDATE \(mapping.table.name) SET \(assignments.joined(separator: ", ")) WHERE Z_PK IN (SELECT value FROM json_each(?))")
             statement.bind(parameters)
             do {
@@ -43,11 +45,39 @@ extension SQLiteStore {
             return "?"
         }
         let expression = try sql(for: assignment.value, mapping: mapping, parameters: &parameters)
-        guard case .arithmetic = assignment.value else { return expression }
         switch assignment.attribute.attributeType {
         case .integer16, .integer32, .integer64: return "CAST(\(expression) AS INTEGER)"
         case .double, .float: return "CAST(\(expression) AS REAL)"
         default: return expression
+        }
+    }
+
+    /// Throws, before anything changes, when a computed or copied value would not fit its
+    /// integer attribute (SQLite's `CAST` would saturate or keep it, the decoder truncate).
+    private func checkIntegerRanges(of plan: BatchUpdatePlan, mapping: SQLiteSchema.EntityMapping, keys: String) throws {
+        for assignment in plan.assignments {
+            switch assignment.attribute.attributeType {
+            case .integer16, .integer32, .integer64: break
+            default: continue
+            }
+            if case .constant = assignment.value { continue }
+            var parameters: [SQLValue] = []
+            let expression = try sql(for: assignment.value, mapping: mapping, parameters: &parameters)
+            let statement = try connection.prepare("SELECT MAX(\(expression)), MIN(\(expression)) FROM \(mapping.table.name) WHERE Z_PK IN (SELECT value FROM json_each(?))")
+            statement.bind(parameters + parameters + [.text(keys)])
+            guard try statement.step() else { continue }
+            for column: Int32 in [0, 1] {
+                switch statement.value(at: column) {
+                case .integer(let integer):
+                    if assignment.attribute.exactInteger(integer) == nil {
+                        throw BatchUpdatePlan.integerRangeError(for: assignment.attribute, tooLarge: integer > 0)
+                    }
+                case .real(let double) where !double.isNaN:
+                    try BatchUpdatePlan.checkRange(of: double, for: assignment.attribute)
+                default:
+                    break
+                }
+            }
         }
     }
 

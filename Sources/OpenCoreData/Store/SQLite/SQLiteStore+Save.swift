@@ -72,6 +72,11 @@ extension SQLiteStore {
         statement.bind(row.id.primaryKey!, at: index)
         try run(statement, for: row.id)
         statement.reset()
+        // A row deleted since it was fetched (by a batch delete, say) fails the save, as
+        // in the in-memory store, instead of losing the changes silently.
+        guard connection.changes > 0 else {
+            throw CoreDataError(.objectNotFound, "\(entity.name) \(row.id) no longer exists in the store.", objectID: row.id)
+        }
     }
 
     /// The UPDATE of `slots` for `entity`'s rows, prepared once per set of columns.
