@@ -5,9 +5,10 @@ import Foundation
 /// `@distinctUnionOfArrays`, `@distinctUnionOfSets`, which flattening makes the same).
 ///
 /// As in Foundation, an operator applies to the collection on its left and the rest of
-/// the path (`items.@sum.price`: `price`) is read from each element. `@count` ignores the
-/// rest and also counts a dictionary's entries; the others read the elements themselves
-/// when no path follows (`{1, 2}.@sum`). `nil` values are ignored. An operator applied to
+/// the path (`items.@sum.price`: `price`) is read from each element. `@count` also counts
+/// a dictionary's entries, and what follows it is read from the count itself, so a key or
+/// another operator after it (`items.@count.@count`) is an error; the others read the
+/// elements themselves when no path follows (`{1, 2}.@sum`). `nil` values are ignored. An operator applied to
 /// a value that is not a collection (`title.@count`) is an error, as in Foundation.
 package enum CollectionOperators {
     /// `op` (with its `@`) applied to `base`, reading `rest` from each element.
@@ -15,7 +16,11 @@ package enum CollectionOperators {
     /// - Throws: `.invalidPredicate` for an unknown operator, a base that is not a
     ///   collection, or values an operator cannot combine (`@sum` of strings).
     package static func apply(_ op: String, to base: Any, rest: ArraySlice<String>, keyPath: String) throws -> Any? {
-        if op == "@count", let dictionary = base as? [String: Any] { return Int64(dictionary.count) }
+        // What follows `@count` is read from the count, a number: a key or another operator
+        // there is an error (`children.@count.@count`), as in Foundation.
+        if op == "@count", let dictionary = base as? [String: Any] {
+            return try KeyPathReader.value(of: Int64(dictionary.count), steps: rest, keyPath: keyPath)
+        }
         guard let collection = EvaluatedCollection(base) else {
             throw CoreDataError(
                 .invalidPredicate,
@@ -23,7 +28,7 @@ package enum CollectionOperators {
                 key: keyPath
             )
         }
-        if op == "@count" { return Int64(collection.nonNilElements.count) }
+        if op == "@count" { return try KeyPathReader.value(of: Int64(collection.nonNilElements.count), steps: rest, keyPath: keyPath) }
         let values = rest.isEmpty
             ? EvaluatedCollection(collection.nonNilElements, isOrdered: collection.isOrdered)
             : try KeyPathReader.flatMap(collection) { try KeyPathReader.value(of: $0, steps: rest, keyPath: keyPath) }

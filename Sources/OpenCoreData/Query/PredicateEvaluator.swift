@@ -85,7 +85,8 @@ extension CDExpression {
 ///   `CDExpression.registerFunction(_:_:)` (unregistered: an error). `ANYKEY`: an error.
 ///
 /// **Collection operators** (`CollectionOperators`): `@count` (collections and
-/// dictionaries only), `@sum` (0 when empty; integer for integers, decimal for integers
+/// dictionaries only; a key or operator after it reads the count, a number, so
+/// `children.@count.@count` is an error, as in Foundation), `@sum` (0 when empty; integer for integers, decimal for integers
 /// and decimals, else double), `@avg` (double, `nil` when empty), `@min`/`@max` (`nil`
 /// when empty), `@distinctUnionOfObjects`, `@unionOfObjects`. `nil`s are ignored.
 ///
