@@ -140,6 +140,15 @@ extension SQLiteQuery {
             if case .constant = base { throw CoreDataError(.invalidPredicate, "'\(keyPath)': collection operators on constants are folded before reaching the store.", key: keyPath) }
             throw CoreDataError(.invalidPredicate, "'\(keyPath)': \(op) needs a to-many relationship before it.", key: keyPath)
         }
+        // As in memory (`CollectionOperators`): what follows @count reads the count, a number.
+        if op == "@count", !rest.isEmpty {
+            throw CoreDataError(.invalidPredicate, "'\(keyPath)': @count gives a number, so the key path cannot go on past it.", key: keyPath)
+        }
+        // The rest of the path applies to each element; another operator there would apply
+        // per element in memory (an error on an attribute's value), not to the whole collection.
+        if let nested = rest.first(where: { $0.hasPrefix("@") }) {
+            throw CoreDataError(.invalidPredicate, "'\(keyPath)': the collection operator \(nested) cannot follow \(op) in a store query (the path after \(op) is read from each element).", key: keyPath)
+        }
         if op == "@distinctUnionOfObjects" || op == "@unionOfObjects" {
             guard !rest.isEmpty, let source = collection.source else {
                 throw CoreDataError(.invalidPredicate, "'\(keyPath)': \(op) needs a key after it.", key: keyPath)
