@@ -14,6 +14,7 @@ extension SQLiteQuery {
             return try self.collectionOperator(collectionOperator, of: .collection(collection), then: [], whole: expression.format)
         }
         let values = try arguments.map { try scalar(operand($0), expression) }
+        if name == "castObject:toType:" { try Self.checkCast(values, arguments, expression) }
         if let op = Self.nativeOperators[name], values.count == 2, values.allSatisfy({ $0.kind == .number }) {
             return .scalar(SQLScalar(sql: "(\(values[0].sql) \(op) \(values[1].sql))", kind: .number))
         }
@@ -23,6 +24,35 @@ extension SQLiteQuery {
 
     private static let nativeOperators = ["add:to:": "+", "from:subtract:": "-", "multiply:by:": "*"]
     private static let collectionOperators = ["sum:": "@sum", "count:": "@count", "average:": "@avg", "min:": "@min", "max:": "@max"]
+
+    /// `CAST` of a value whose type `CastEvaluation` cannot convert (a string to a date, a
+    /// relationship to anything) is an error in memory for every non-`nil` value; it is one
+    /// here too, when the query is compiled, rather than a comparison that is folded away
+    /// (`CAST(title, 'NSDate') > 0` would otherwise match nothing instead of failing).
+    private static func checkCast(_ values: [SQLScalar], _ arguments: [CDExpression], _ expression: CDExpression) throws {
+        guard values.count == 2, case .constantValue(.string(let type)) = arguments[1].kind else { return }
+        let castable: Set<String>
+        switch type {
+        case "NSDate", "Date": castable = ["date", "number"]
+        case "NSNumber", "NSDecimalNumber": castable = ["number", "string", "date"]
+        case "NSString", "String": castable = ["string", "number", "date", "uuid", "url"]
+        default: return
+        }
+        let source: String
+        switch values[0].kind {
+        case .number: source = "number"
+        case .string: source = "string"
+        case .date: source = "date"
+        case .data: source = "data"
+        case .uuid: source = "uuid"
+        case .url: source = "url"
+        case .object: source = "object"
+        case .null, .incomparable, .any: return
+        }
+        guard castable.contains(source) else {
+            throw CoreDataError(.invalidPredicate, "\(expression.format): cannot CAST a value of type \(source) to \(type).", key: type)
+        }
+    }
 
     /// What a function returns, for comparing it with other values.
     private static func resultKind(_ name: String, _ values: [SQLScalar], _ arguments: [CDExpression]) -> SQLValueKind {
