@@ -6,25 +6,12 @@ import Foundation
 /// `@max`) turn a collection into an aggregate subquery.
 extension SQLiteQuery {
     /// The SQL column for a key path of attributes and to-one relationships, joining
-    /// the tables it passes through. Returns the property the path ends at.
-    mutating func column(forKeyPath keyPath: String) throws -> (sql: String, property: PropertyDescription) {
-        let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard case .scalar(let scalar) = try operand(keyPath: components, from: root, in: nil, whole: keyPath) else {
+    /// the tables it passes through.
+    mutating func column(forKeyPath keyPath: String) throws -> String {
+        guard case .scalar(let scalar) = try operand(keyPath: Self.components(keyPath), from: root, in: nil, whole: keyPath) else {
             throw toManyNotAllowed(keyPath)
         }
-        return (scalar.sql, try lastProperty(keyPath))
-    }
-
-    private func lastProperty(_ keyPath: String) throws -> PropertyDescription {
-        var current = entity
-        var property: PropertyDescription?
-        for name in keyPath.split(separator: ".") {
-            guard let slot = current.slots.slotByName[String(name)] else { break }
-            property = current.slots.properties[slot]
-            if let destination = (property as? RelationshipDescription)?.destinationEntity { current = destination }
-        }
-        guard let property else { throw unknownKey(keyPath, current, keyPath) }
-        return property
+        return scalar.sql
     }
 
     /// The operand a key path yields from `source` (or from each element of `collection`).
