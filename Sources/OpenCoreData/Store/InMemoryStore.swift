@@ -48,9 +48,7 @@ final class InMemoryStore: StoreBackend {
         if !query.sortDescriptors.isEmpty {
             matches = CDSortDescriptor.sort(matches, by: query.sortDescriptors)
         }
-        if query.offset > 0 { matches = Array(matches.dropFirst(query.offset)) }
-        if query.limit > 0 { matches = Array(matches.prefix(query.limit)) }
-        return matches
+        return query.windowed(matches)
     }
 
     func count(_ query: StoreFetch) throws -> Int {

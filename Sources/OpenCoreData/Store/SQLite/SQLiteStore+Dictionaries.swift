@@ -40,9 +40,7 @@ extension SQLiteStore {
             results.append(result)
         }
         if let having = dictionary.having {
-            results = try results.filter { try having.evaluateThrowing(with: $0) }
-            if fetch.offset > 0 { results = Array(results.dropFirst(fetch.offset)) }
-            if fetch.limit > 0 { results = Array(results.prefix(fetch.limit)) }
+            results = fetch.windowed(try results.filter { try having.evaluateThrowing(with: $0) })
         }
         return results
     }
