@@ -127,9 +127,7 @@ extension ManagedObjectContext {
         if !query.sortDescriptors.isEmpty {
             result = CDSortDescriptor.sort(result, by: query.sortDescriptors)
         }
-        if query.offset > 0 { result = Array(result.dropFirst(query.offset)) }
-        if query.limit > 0 { result = Array(result.prefix(query.limit)) }
-        return result
+        return query.windowed(result)
     }
 
     /// The registered object for a fetched row, creating a fault when there is none.

@@ -73,7 +73,7 @@ package enum KeyPathReader {
         case let dictionary as [String: Any]:
             return CDValue.flattenOptional(dictionary[key])
         case let managed as ManagedObject:
-            guard managed.slots?.slotByName[key] != nil else {
+            guard let slot = managed.slots?.slot(forKey: key) else {
                 throw CoreDataError(
                     .invalidPredicate,
                     "The entity \(managed.entity.name) has no property '\(key)' (key path '\(keyPath ?? key)')",
@@ -81,7 +81,7 @@ package enum KeyPathReader {
                     key: keyPath ?? key
                 )
             }
-            return CDValue.flattenOptional(managed.value(forKey: key))
+            return CDValue.flattenOptional(managed.value(atSlot: slot))
         case let kvc as any KeyValueCoding:
             return CDValue.flattenOptional(kvc.value(forKey: key))
         default:

@@ -27,10 +27,7 @@ extension InMemoryStore {
             let sorted = CDSortDescriptor.sort(results.map { GroupSortProxy(dictionary: $0.dictionary, row: $0.row, names: names) }, by: dictionary.ordering(query.sortDescriptors))
             results = sorted.map { ($0.dictionary, $0.row) }
         }
-        var output = results.map(\.dictionary)
-        if query.offset > 0 { output = Array(output.dropFirst(query.offset)) }
-        if query.limit > 0 { output = Array(output.prefix(query.limit)) }
-        return output
+        return query.windowed(results.map(\.dictionary))
     }
 
     /// Rows grouped by the group-by key paths (all columns, for DISTINCT), in order of

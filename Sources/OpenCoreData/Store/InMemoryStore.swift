@@ -48,9 +48,7 @@ final class InMemoryStore: StoreBackend {
         if !query.sortDescriptors.isEmpty {
             matches = CDSortDescriptor.sort(matches, by: query.sortDescriptors)
         }
-        if query.offset > 0 { matches = Array(matches.dropFirst(query.offset)) }
-        if query.limit > 0 { matches = Array(matches.prefix(query.limit)) }
-        return matches
+        return query.windowed(matches)
     }
 
     func count(_ query: StoreFetch) throws -> Int {
@@ -91,7 +89,9 @@ final class InMemoryStore: StoreBackend {
         return storedRelatedIDs(of: id, relationship: relationship)
     }
 
-    private func storedRelatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) -> [ManagedObjectID] {
+    /// The members of a to-many relationship, read without counting a store read (for
+    /// `StoredRow`, which evaluates predicates over rows already read).
+    fileprivate func storedRelatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) -> [ManagedObjectID] {
         if relationship.isManyToMany {
             return members[MemberKey(relationship: ObjectIdentifier(relationship), object: id)] ?? []
         }
@@ -263,7 +263,7 @@ struct StoredRow: KeyValueCoding, IdentifiedObject {
     func value(forKey key: String) -> Any? {
         guard let slot = id.entity.slots.slotByName[key] else { return nil }
         if let relationship = id.entity.slots.relationships[slot], relationship.isToMany {
-            let related = ((try? store.relatedIDs(of: id, relationship: relationship)) ?? []).compactMap { relatedID in
+            let related = store.storedRelatedIDs(of: id, relationship: relationship).compactMap { relatedID in
                 store.rows[relatedID].map { StoredRow(store: store, id: relatedID, snapshot: $0) }
             }
             return EvaluatedCollection(related, isOrdered: relationship.isOrdered)

@@ -146,6 +146,14 @@ struct StoreFetch {
         }
     }
 
+    /// `items` (matches in fetch order) without the first `offset`, at most `limit` of them.
+    func windowed<T>(_ items: [T]) -> [T] {
+        var items = items
+        if offset > 0 { items = Array(items.dropFirst(offset)) }
+        if limit > 0 { items = Array(items.prefix(limit)) }
+        return items
+    }
+
     /// The relationships a prefetching key path ("children.parent") walks through.
     static func relationships(alongKeyPath keyPath: String, from entity: EntityDescription) throws -> [RelationshipDescription] {
         var current = entity

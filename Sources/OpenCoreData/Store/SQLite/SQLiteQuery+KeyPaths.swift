@@ -6,25 +6,12 @@ import Foundation
 /// `@max`) turn a collection into an aggregate subquery.
 extension SQLiteQuery {
     /// The SQL column for a key path of attributes and to-one relationships, joining
-    /// the tables it passes through. Returns the property the path ends at.
-    mutating func column(forKeyPath keyPath: String) throws -> (sql: String, property: PropertyDescription) {
-        let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard case .scalar(let scalar) = try operand(keyPath: components, from: root, in: nil, whole: keyPath) else {
+    /// the tables it passes through.
+    mutating func column(forKeyPath keyPath: String) throws -> String {
+        guard case .scalar(let scalar) = try operand(keyPath: Self.components(keyPath), from: root, in: nil, whole: keyPath) else {
             throw toManyNotAllowed(keyPath)
         }
-        return (scalar.sql, try lastProperty(keyPath))
-    }
-
-    private func lastProperty(_ keyPath: String) throws -> PropertyDescription {
-        var current = entity
-        var property: PropertyDescription?
-        for name in keyPath.split(separator: ".") {
-            guard let slot = current.slots.slotByName[String(name)] else { break }
-            property = current.slots.properties[slot]
-            if let destination = (property as? RelationshipDescription)?.destinationEntity { current = destination }
-        }
-        guard let property else { throw unknownKey(keyPath, current, keyPath) }
-        return property
+        return scalar.sql
     }
 
     /// The operand a key path yields from `source` (or from each element of `collection`).
@@ -62,14 +49,17 @@ extension SQLiteQuery {
                 continue
             }
             let next = SQLSource(alias: newAlias(), entity: destination)
-            var steps = try toManyJoin(relationship, from: current, to: next, keyPath: keyPath)
-            if collection == nil {
-                let first = steps.removeFirst()
-                collection = SQLCollection(from: [first.table], conditions: [first.on], element: SQLScalar(sql: "", kind: .null))
-                if current.alias != source.alias { collection!.owner = "\(current.alias).Z_PK" }
+            guard let link = SQLiteToManyLink(relationship, schema: schema, alias: next.alias, joinAlias: "j" + next.alias) else {
+                throw CoreDataError(.invalidPredicate, "Key path '\(keyPath)': '\(relationship.name)' has no inverse, so a store query cannot follow it.", key: keyPath)
             }
-            collection!.from += steps.map { "JOIN \($0.table) ON \($0.on)" }
-            collection!.orderColumn = orderColumn(of: relationship, reaching: next)
+            let ownedBy = "\(link.ownerColumn) = \(current.alias).Z_PK"
+            if collection == nil {
+                collection = SQLCollection(from: [link.first] + link.joins, conditions: [ownedBy], element: SQLScalar(sql: "", kind: .null))
+                if current.alias != source.alias { collection!.owner = "\(current.alias).Z_PK" }
+            } else {
+                collection!.from += ["JOIN \(link.first) ON \(ownedBy)"] + link.joins
+            }
+            collection!.orderColumn = relationship.isOrdered ? link.orderColumn : nil
             current = next
             walked = ""
             if isLast {
@@ -101,35 +91,6 @@ extension SQLiteQuery {
             scopes[scopes.count - 1].aliasByPath[path] = next
         }
         return next
-    }
-
-    /// The column ordering an ordered relationship's elements: on the destination row, or
-    /// in the join table of an ordered many-to-many relationship.
-    private func orderColumn(of relationship: RelationshipDescription, reaching next: SQLSource) -> String? {
-        guard relationship.isOrdered else { return nil }
-        if let join = schema.joinTable(for: relationship) { return join.orderColumn.map { "j\(next.alias).\($0)" } }
-        return schema.orderColumn(for: relationship).map { "\(next.alias).\($0)" }
-    }
-
-    /// The tables a to-many step adds (`<table> alias`, or the join table and then the
-    /// destination), each with the condition tying it to the row before.
-    private func toManyJoin(_ relationship: RelationshipDescription, from: SQLSource, to next: SQLSource, keyPath: String) throws -> [(table: String, on: String)] {
-        let destinationTable = schema.table(for: next.entity).name
-        if let join = schema.joinTable(for: relationship) {
-            let owns = join.owner === relationship
-            let sourceColumn = owns ? join.ownerColumn : join.memberColumn
-            let targetColumn = owns ? join.memberColumn : join.ownerColumn
-            let link = "j" + next.alias
-            return [("\(join.name) \(link)", "\(link).\(sourceColumn) = \(from.alias).Z_PK"),
-                    ("\(destinationTable) \(next.alias)", "\(next.alias).Z_PK = \(link).\(targetColumn)")]
-        }
-        guard let inverse = relationship.inverseRelationship, let owner = inverse.entity,
-              let slot = owner.slots.slotByName[inverse.name] else {
-            throw CoreDataError(.invalidPredicate, "Key path '\(keyPath)': '\(relationship.name)' has no inverse, so a store query cannot follow it.", key: keyPath)
-        }
-        let mapping = schema.mapping(for: owner)
-        let column = mapping.table.columns[mapping.valueColumn[slot]!].name
-        return [("\(destinationTable) \(next.alias)", "\(next.alias).\(column) = \(from.alias).Z_PK")]
     }
 
     // MARK: - Collection operators

@@ -12,7 +12,7 @@ extension SQLiteStore {
         for (position, column) in dictionary.columns.enumerated() {
             readers.append(try reader(for: column, alias: "c\(position)", query: &query, selects: &selects))
         }
-        let groupBy = try dictionary.groupBy.map { try query.column(forKeyPath: $0).sql }
+        let groupBy = try dictionary.groupBy.map { try query.column(forKeyPath: $0) }
         let names = Dictionary(dictionary.columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         var orderBy: [String] = []
         for descriptor in dictionary.ordering(fetch.sortDescriptors) {
@@ -40,9 +40,7 @@ extension SQLiteStore {
             results.append(result)
         }
         if let having = dictionary.having {
-            results = try results.filter { try having.evaluateThrowing(with: $0) }
-            if fetch.offset > 0 { results = Array(results.dropFirst(fetch.offset)) }
-            if fetch.limit > 0 { results = Array(results.prefix(fetch.limit)) }
+            results = fetch.windowed(try results.filter { try having.evaluateThrowing(with: $0) })
         }
         return results
     }
@@ -56,7 +54,7 @@ extension SQLiteStore {
             selects.append("t0.Z_ENT")
             return { statement in try self.objectID(entityNumber: statement.int64(index + 1), primaryKey: statement.int64(index)) }
         case .keyPath(let path, let property):
-            let sql = try query.column(forKeyPath: path).sql
+            let sql = try query.column(forKeyPath: path)
             selects.append("\(sql) AS \(alias)")
             if let relationship = property as? RelationshipDescription {
                 return try relationshipReader(relationship, columnSQL: sql, index: index, selects: &selects)
@@ -64,7 +62,7 @@ extension SQLiteStore {
             let attribute = property as! AttributeDescription
             return { statement in try attribute.value(from: statement.value(at: index)) }
         case .aggregate(let aggregate, let path, let property):
-            let argument = try path.map { try query.column(forKeyPath: $0).sql } ?? "*"
+            let argument = try path.map { try query.column(forKeyPath: $0) } ?? "*"
             let function: String
             switch aggregate {
             case .sum: function = "sum"
