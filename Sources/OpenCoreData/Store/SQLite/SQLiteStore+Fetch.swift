@@ -60,8 +60,16 @@ extension SQLiteStore {
         statement.bind(query.parameters)
         defer { statement.reset() }
         var keys = StoredKeys(token: token)
+        var checkedEntityNumber: Int64?
         while try statement.step() {
-            keys.append(primaryKey: statement.int64(0), entityNumber: Int32(truncatingIfNeeded: statement.int64(1)))
+            let entityNumber = statement.int64(1)
+            if entityNumber != checkedEntityNumber {
+                // A number the model does not define is a corrupt store: a typed error here,
+                // so that turning keys back into object IDs never meets it.
+                _ = try objectID(entityNumber: entityNumber, primaryKey: 0)
+                checkedEntityNumber = entityNumber
+            }
+            keys.append(primaryKey: statement.int64(0), entityNumber: Int32(truncatingIfNeeded: entityNumber))
         }
         return keys
     }
