@@ -121,10 +121,7 @@ import Testing
     func batchDeleteCascadesAndNullifies(kind: StoreKind) throws {
         let stack = try TestStack(model: Models.nestedList(), kind: kind)
         try stack.context.performAndWait {
-            let root = stack.insert("Item", ["title": "root"])
-            let child = stack.insert("Item", ["title": "child", "parent": root])
-            _ = stack.insert("Item", ["title": "grandchild", "parent": child])
-            _ = stack.insert("Item", ["title": "other"])
+            _ = stack.insertItemTree()
             try stack.context.save()
             let request = FetchRequest<ManagedObject>(entityName: "Item")
             request.predicate = try CDPredicate(format: "title == 'root'")

@@ -7,10 +7,7 @@ import Testing
     func cascadeDeletesTheWholeSubtree(kind: StoreKind) throws {
         let stack = try TestStack(model: Models.nestedList(), kind: kind)
         try stack.context.performAndWait {
-            let root = stack.insert("Item", ["title": "root"])
-            let child = stack.insert("Item", ["title": "child", "parent": root])
-            let grandchild = stack.insert("Item", ["title": "grandchild", "parent": child])
-            let other = stack.insert("Item", ["title": "other"])
+            let (root, child, grandchild, other) = stack.insertItemTree()
             try stack.context.save()
             stack.context.delete(root)
             stack.context.processPendingChanges()

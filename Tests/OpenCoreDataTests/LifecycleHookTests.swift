@@ -154,10 +154,7 @@ enum HookLog {
         let (model, log) = Self.model()
         let stack = try TestStack(model: model, kind: kind)
         try stack.context.performAndWait {
-            let root = stack.insert("Item", ["title": "root"])
-            let child = stack.insert("Item", ["title": "child", "parent": root])
-            _ = stack.insert("Item", ["title": "grandchild", "parent": child])
-            _ = stack.insert("Item", ["title": "other"])
+            let (root, _, _, _) = stack.insertItemTree()
             try stack.context.save()
             _ = HookLog.take(log)
             stack.context.delete(root)

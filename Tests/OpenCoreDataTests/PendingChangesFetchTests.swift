@@ -95,10 +95,7 @@ import Testing
     func cascadedAndRolledBackObjectsAreExcluded(kind: StoreKind) throws {
         let stack = try TestStack(model: Models.nestedList(), kind: kind)
         try stack.context.performAndWait {
-            let root = stack.insert("Item", ["title": "root"])
-            let child = stack.insert("Item", ["title": "child", "parent": root])
-            _ = stack.insert("Item", ["title": "grandchild", "parent": child])
-            _ = stack.insert("Item", ["title": "other"])
+            let (root, child, _, _) = stack.insertItemTree()
             try stack.context.save()
             let temporary = stack.insert("Item", ["title": "temporary", "parent": child])
             #expect(try stack.fetch("Item", sortedBy: "title").map { $0.value(forKey: "title") as? String } == ["child", "grandchild", "other", "root", "temporary"])
