@@ -28,6 +28,9 @@ public struct CoreDataError: Error, Sendable, CustomStringConvertible {
     public var sqliteResultCode: Int32?
     /// For `.invalidPredicate` parse errors: the offset, in Unicode scalars, where parsing failed.
     public var offset: Int?
+    /// For `.mergeConflict`: one record per object whose row changed in the store since
+    /// the context read it.
+    public var conflicts: [MergeConflict] = []
 
     public init(
         _ code: Code,
@@ -93,14 +96,29 @@ extension CoreDataError {
         // MARK: - Objects and contexts
         /// The object (or the row behind a fault) does not exist in the store.
         public static let objectNotFound = Code(rawValue: 133000, name: "objectNotFound")
+        /// An object being saved relates to an object of another persistent store
+        /// (NSManagedObjectExternalRelationshipError): relationships cannot cross stores.
+        public static let externalRelationship = Code(rawValue: 133010, name: "externalRelationship")
+        /// Rows changed or deleted in the store since the context read them
+        /// (NSManagedObjectMergeError); `conflicts` lists each one. Nothing was written.
+        public static let mergeConflict = Code(rawValue: 133020, name: "mergeConflict")
         /// A uniqueness constraint in the model was violated by a save.
         public static let constraintViolation = Code(rawValue: 133021, name: "constraintViolation")
 
         // MARK: - Stores
         public static let storeInvalidType = Code(rawValue: 134000, name: "storeInvalidType")
         public static let storeSaveFailed = Code(rawValue: 134030, name: "storeSaveFailed")
+        /// A save over several stores committed to some of them and then failed
+        /// (NSPersistentStoreIncompleteSaveError); the message names which stores committed.
+        public static let storeIncompleteSave = Code(rawValue: 134040, name: "storeIncompleteSave")
         public static let storeOperationFailed = Code(rawValue: 134070, name: "storeOperationFailed")
         public static let storeOpenFailed = Code(rawValue: 134080, name: "storeOpenFailed")
+        /// The store stayed locked by another connection or process past the busy timeout
+        /// (NSPersistentStoreTimeoutError; the timeout is `PersistentStoreOption.timeout`).
+        public static let storeTimeout = Code(rawValue: 134090, name: "storeTimeout")
+        /// A request the stores cannot answer as asked, such as a grouped dictionary fetch
+        /// or a batch request spanning several stores (NSPersistentStoreUnsupportedRequestTypeError).
+        public static let storeUnsupportedRequest = Code(rawValue: 134091, name: "storeUnsupportedRequest")
         /// The file is not a SQLite database, or is a SQLite database that is not a store.
         public static let notAStore = Code(rawValue: 134081, name: "notAStore")
         /// The file is a store whose content is damaged.
@@ -108,6 +126,11 @@ extension CoreDataError {
         /// The store was written with a different model (NSPersistentStoreIncompatibleVersionHashError).
         public static let incompatibleModel = Code(rawValue: 134100, name: "incompatibleModel")
         public static let sqliteError = Code(rawValue: 134180, name: "sqliteError")
+
+        // MARK: - OpenCoreData's own codes (200000 and up, outside Core Data's ranges)
+        /// The store cannot be written: a read-only file, directory or mount, or a store
+        /// opened with `PersistentStoreOption.readOnly`. Nothing is wrong with its content.
+        public static let storeReadOnly = Code(rawValue: 200001, name: "storeReadOnly")
 
         // MARK: - Models and requests
         /// A model file or a model built in code is malformed.
