@@ -22,9 +22,19 @@ let package = Package(
             name: "opencoredata-demo",
             dependencies: ["OpenCoreData"]
         ),
+        // The reliability tests' child process: writes a store until it is killed.
+        .executableTarget(
+            name: "ocd-torture",
+            dependencies: ["OpenCoreData"]
+        ),
+        // Test-only: a SQLite VFS that fails the Nth I/O call.
+        .target(
+            name: "CSQLiteFaultVFS",
+            dependencies: ["CSQLite"]
+        ),
         .testTarget(
             name: "OpenCoreDataTests",
-            dependencies: ["OpenCoreData"]
+            dependencies: ["OpenCoreData", "CSQLiteFaultVFS", "ocd-torture"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import ocd_torture
+@testable import OpenCoreData
+
+/// kill -9 at random instants of a child process writing the store (RELIABILITY.md §5.1):
+/// after each kill the store reopens with a fresh coordinator, `integrity_check` is ok,
+/// every acknowledged save is there and no save is there in part.
+@Suite(.serialized) struct KillTests {
+    @Test func killedSaveLoopsLoseNoAcknowledgedBatchAndLeaveNoPartialOne() throws {
+        guard let helper = KillRound.helper() else { return }
+        var random = SeededRandom.fromEnvironment(for: "KillTests.saveLoop")
+        let folder = TemporaryFolder()
+        let path = folder.file().path
+        let batchSize = 50
+        let arguments = ["save-loop", "--store", path, "--batch-size", "\(batchSize)"]
+        let (_, timing) = try helper.measure(["save-loop", "--store", folder.file("calibration.sqlite").path, "--batch-size", "\(batchSize)", "--limit", "10"])
+        let kills = KillBudget.saveLoop
+        var acknowledged: Int64 = 0
+        var killedInRun = 0
+        for round in 1...kills {
+            var plan = timing.randomPlan(saves: 8, using: &random)
+            if plan.anchor == "ready" { plan.delay = .random(in: 0...0.3, using: &random) }
+            let outcome = try helper.run(arguments, plan: plan)
+            if outcome.killed { killedInRun += 1 }
+            if let error = outcome.lines.first(where: { $0.hasPrefix("error") }) {
+                Issue.record("round \(round) (\(plan)): the helper failed: \(error)")
+            }
+            let acks = outcome.acks().compactMap(Int64.init)
+            acknowledged = max(acknowledged, acks.max() ?? 0)
+            try TortureChecks.reopenAndCheckIntegrity(path)
+            let last = try TortureChecks.wholeBatches(path, batchSize: batchSize)
+            #expect(last >= acknowledged, "round \(round) (\(plan)): batch \(acknowledged) was acknowledged, the store ends at \(last)")
+            // At most the batch whose ack the kill cut off is there unacknowledged.
+            #expect(last <= acknowledged + 1, "round \(round) (\(plan)): the store has batch \(last), acknowledged \(acknowledged)")
+            acknowledged = last
+        }
+        print("KillTests.saveLoop: \(kills) rounds, \(killedInRun) killed mid-run, \(acknowledged) whole batches of \(batchSize) at the end, save window \(Int(timing.save * 1_000_000)) µs")
+    }
+
+    @Test func aStoreKilledWhileBeingCreatedOpensAfterwards() throws {
+        guard let helper = KillRound.helper() else { return }
+        var random = SeededRandom.fromEnvironment(for: "KillTests.create")
+        let folder = TemporaryFolder()
+        let (_, timing) = try helper.measure(["create", "--store", folder.file("calibration.sqlite").path])
+        let kills = KillBudget.perOtherMode
+        var killedInRun = 0
+        var leftFiles = 0
+        var refused = 0
+        for round in 1...kills {
+            let path = folder.file("created-\(round).sqlite").path
+            let plan = timing.randomPlan(using: &random)
+            let outcome = try helper.run(["create", "--store", path], plan: plan)
+            if outcome.killed { killedInRun += 1 }
+            if FileManager.default.fileExists(atPath: path) { leftFiles += 1 }
+            var opened = false
+            try withKnownIssue(
+                "An interrupted first open can leave a SQLite file without store metadata, which later opens refuse as .notAStore; fixed by the open branch",
+                isIntermittent: true
+            ) {
+                try TortureChecks.reopenAndCheckIntegrity(path)
+                opened = true
+            } matching: { issue in
+                (issue.error as? CoreDataError)?.code == .notAStore
+            }
+            guard opened else {
+                refused += 1
+                print("KillTests.create: round \(round) (\(plan)) left a file that does not open")
+                continue
+            }
+            // The store is usable: a save, then a fresh coordinator reads it back.
+            try writeOneRecord(path)
+            #expect(try StoreOracle(path: path).integer("SELECT count(*) FROM ZRECORD") == 1, "round \(round) (\(plan))")
+        }
+        print("KillTests.create: \(kills) rounds, \(killedInRun) killed mid-run, \(leftFiles) left a file, \(refused) refused to open (.notAStore)")
+    }
+
+    private func writeOneRecord(_ path: String) throws {
+        let stack = try TortureStack(path: path)
+        try stack.context.performAndWait {
+            _ = stack.insert("Record", ["batch": Int64(1), "position": Int64(0), "checksum": TortureModel.checksum(batch: 1, position: 0)])
+            try stack.context.save()
+        }
+        stack.coordinator.persistentStores.forEach(stack.coordinator.remove)
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Finds the `ocd-torture` helper that SwiftPM builds beside the test bundle (the test
+/// target depends on it).
+enum TortureBinary {
+    static let name = "ocd-torture"
+
+    /// The helper's location, or nil (with the places searched) when it is not built.
+    static func locate(filePath: String = #filePath) -> (url: URL?, searched: [String]) {
+        var candidates: [URL] = []
+        if let override = ProcessInfo.processInfo.environment["OCD_TORTURE"], !override.isEmpty {
+            candidates.append(URL(fileURLWithPath: override))
+        }
+        // Linux: the tests run as `<build>/debug/OpenCoreDataPackageTests.xctest`, an executable.
+        if let executable = Bundle.main.executableURL {
+            candidates.append(executable.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(name))
+        }
+        candidates.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(name))
+        // macOS: the .xctest bundle sits in the build folder.
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
+        }
+        // Last resort: the package's own build folder, found from this source file.
+        let root = URL(fileURLWithPath: filePath).deletingLastPathComponent() // Support
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for configuration in ["debug", "release"] {
+            candidates.append(root.appendingPathComponent(".build/\(configuration)/\(name)"))
+        }
+        let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        return (found, candidates.map(\.path))
+    }
+}
