@@ -30,6 +30,37 @@ struct StoreOracle {
     /// One integer: the first column of the first row (0 when there is none).
     func integer(_ sql: String) throws -> Int64 { try integers(sql).first?.first ?? 0 }
 
+    /// The first column of every row of `sql`, as text.
+    func strings(_ sql: String) throws -> [String] {
+        try withConnection { db in
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
+                throw Failure(description: "\(sql): \(String(cString: sqlite3_errmsg(db)))")
+            }
+            defer { sqlite3_finalize(statement) }
+            var rows: [String] = []
+            while true {
+                let code = sqlite3_step(statement)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else { throw Failure(description: "\(sql): \(String(cString: sqlite3_errmsg(db)))") }
+                rows.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "NULL")
+            }
+            return rows
+        }
+    }
+
+    /// Every row of every table, one line each (`table: value|value…`), to compare a
+    /// store's whole content before and after.
+    func contents() throws -> [String] {
+        var lines: [String] = []
+        for table in try strings("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
+            let columns = try strings("SELECT name FROM pragma_table_info('\(table)') ORDER BY cid")
+            let row = columns.map { "quote(\($0))" }.joined(separator: " || '|' || ")
+            lines += try strings("SELECT \(row) FROM \(table) ORDER BY rowid").map { "\(table): \($0)" }
+        }
+        return lines
+    }
+
     /// `PRAGMA integrity_check`'s lines: `["ok"]` for a sound file.
     func integrityCheck() throws -> [String] {
         try withConnection { db in
