@@ -23,43 +23,8 @@ import Testing
         var tally = FaultTally()
         for nth in 1...maximumN {
             let path = try folder.copy(template, to: "save-\(nth).sqlite")
-            let stack = try TortureStack(path: path)
-            defer { FaultFixture.close(stack) }
-            let finished = try stack.context.performAndWait {
-                try FaultFixture.change(stack)
-                let pending = PendingChanges(stack.context)
-                FaultVFS.arm(nth: nth, mode: mode)
-                let result = Result { try stack.context.save() }
-                FaultVFS.disarm()
-                let faults = FaultVFS.faults
-                tally.count(faults: faults, result)
-                guard faults > 0 else {
-                    #expect(try StoreOracle(path: path).contents() == after, "N = \(nth): a save without faults")
-                    return true
-                }
-                switch result {
-                case .success:
-                    // SQLite absorbed the fault (it retries some calls): the save happened.
-                    #expect(try StoreOracle(path: path).contents() == after, "N = \(nth) \(mode): saved despite the fault")
-                case .failure(let error):
-                    guard error is CoreDataError else {
-                        Issue.record("N = \(nth) \(mode): not a CoreDataError: \(error)")
-                        return false
-                    }
-                    #expect(PendingChanges(stack.context) == pending, "N = \(nth) \(mode): the context lost its changes after \(error)")
-                    #expect(try StoreOracle(path: path).contents() == before, "N = \(nth) \(mode): the store changed after \(error)")
-                    try TortureChecks.reopenAndCheckIntegrity(path)
-                    do {
-                        try stack.context.save()
-                        #expect(!stack.context.hasChanges)
-                        #expect(try StoreOracle(path: path).contents() == after, "N = \(nth) \(mode): the retried save")
-                    } catch {
-                        Issue.record("N = \(nth) \(mode): the retry after \(error) failed: \(error)")
-                    }
-                }
-                return false
-            }
-            if finished { break }
+            let faults = try saveFailing(nth: nth, mode: mode, at: path, before: before, after: after, tally: &tally)
+            if faults == 0 { break }
         }
         print("FaultInjectionTests.save \(mode): \(tally)")
         #expect(tally.typedErrors > 0)
@@ -123,6 +88,42 @@ import Testing
     }
 
     // MARK: - Helpers
+
+    /// Opens the store at `path`, makes the fixture's change and saves it with the `nth`
+    /// I/O call failing; checks the outcome and returns how many faults were injected.
+    private func saveFailing(nth: Int, mode: FaultVFS.Mode, at path: String, before: [String], after: [String], tally: inout FaultTally) throws -> Int {
+        let place = "N = \(nth) \(mode)"
+        let stack = try TortureStack(path: path)
+        defer { FaultFixture.close(stack) }
+        return try stack.context.performAndWait {
+            try FaultFixture.change(stack)
+            let pending = PendingChanges(stack.context)
+            FaultVFS.arm(nth: nth, mode: mode)
+            let result = Result { try stack.context.save() }
+            FaultVFS.disarm()
+            let faults = FaultVFS.faults
+            tally.count(faults: faults, result)
+            switch result {
+            case .success:
+                // No fault reached, or SQLite absorbed it (it retries some calls): saved.
+                #expect(try StoreOracle(path: path).contents() == after, "\(place): saved with \(faults) faults")
+            case .failure(let error as CoreDataError):
+                #expect(PendingChanges(stack.context) == pending, "\(place): the context lost its changes after \(error)")
+                #expect(try StoreOracle(path: path).contents() == before, "\(place): the store changed after \(error)")
+                try TortureChecks.reopenAndCheckIntegrity(path)
+                do {
+                    try stack.context.save()
+                    #expect(!stack.context.hasChanges)
+                    #expect(try StoreOracle(path: path).contents() == after, "\(place): the retried save")
+                } catch let retryError {
+                    Issue.record("\(place): the retry after \(error) failed: \(retryError)")
+                }
+            case .failure(let error):
+                Issue.record("\(place): not a CoreDataError: \(error)")
+            }
+            return faults
+        }
+    }
 
     /// The store's content after the fixture's change was saved without faults.
     private func savedWithoutFaults(_ folder: FaultFolder, _ template: String) throws -> [String] {

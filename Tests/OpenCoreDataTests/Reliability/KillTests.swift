@@ -11,14 +11,21 @@ import Testing
         guard let helper = KillRound.helper() else { return }
         var random = SeededRandom.fromEnvironment(for: "KillTests.saveLoop")
         let folder = TemporaryFolder()
-        let path = folder.file().path
         let batchSize = 50
-        let arguments = ["save-loop", "--store", path, "--batch-size", "\(batchSize)"]
         let (_, timing) = try helper.measure(["save-loop", "--store", folder.file("calibration.sqlite").path, "--batch-size", "\(batchSize)", "--limit", "10"])
         let kills = KillBudget.saveLoop
-        var acknowledged: Int64 = 0
+        var previous: Int64 = 0 // the last batch of the current store
+        var batches: Int64 = 0
         var killedInRun = 0
+        var stores = 0
         for round in 1...kills {
+            // A new store every 40 rounds keeps each check short in long runs.
+            let path = folder.file("save-loop-\(round / 40).sqlite").path
+            if round % 40 == 0 || round == 1 {
+                previous = 0
+                stores += 1
+            }
+            let arguments = ["save-loop", "--store", path, "--batch-size", "\(batchSize)"]
             var plan = timing.randomPlan(saves: 8, using: &random)
             if plan.anchor == "ready" { plan.delay = .random(in: 0...0.3, using: &random) }
             let outcome = try helper.run(arguments, plan: plan)
@@ -26,16 +33,16 @@ import Testing
             if let error = outcome.lines.first(where: { $0.hasPrefix("error") }) {
                 Issue.record("round \(round) (\(plan)): the helper failed: \(error)")
             }
-            let acks = outcome.acks().compactMap(Int64.init)
-            acknowledged = max(acknowledged, acks.max() ?? 0)
+            let acknowledged = max(previous, outcome.acks().compactMap(Int64.init).max() ?? 0)
             try TortureChecks.reopenAndCheckIntegrity(path)
             let last = try TortureChecks.wholeBatches(path, batchSize: batchSize)
             #expect(last >= acknowledged, "round \(round) (\(plan)): batch \(acknowledged) was acknowledged, the store ends at \(last)")
             // At most the batch whose ack the kill cut off is there unacknowledged.
             #expect(last <= acknowledged + 1, "round \(round) (\(plan)): the store has batch \(last), acknowledged \(acknowledged)")
-            acknowledged = last
+            batches += last - previous
+            previous = last
         }
-        print("KillTests.saveLoop: \(kills) rounds, \(killedInRun) killed mid-run, \(acknowledged) whole batches of \(batchSize) at the end, save window \(Int(timing.save * 1_000_000)) µs")
+        print("KillTests.saveLoop: \(kills) rounds, \(killedInRun) killed mid-run, \(batches) whole batches of \(batchSize) in \(stores) stores, save window \(Int(timing.save * 1_000_000)) µs")
     }
 
     @Test func aStoreKilledWhileBeingCreatedOpensAfterwards() throws {

@@ -39,11 +39,15 @@ enum FaultFixture {
         }
     }
 
-    /// Inserts, updates and deletes in `stack`'s context (records, the ledger, an item
-    /// moved to another parent, a subtree deleted by cascade), without saving.
+    /// Inserts, updates and deletes in `stack`'s context (records filling a dozen pages,
+    /// the ledger, an item moved to another parent, a subtree deleted by cascade),
+    /// without saving.
     static func change(_ stack: TortureStack) throws {
-        for position in Int64(20)..<23 {
-            _ = stack.insert("Record", ["batch": Int64(2), "position": position, "checksum": TortureModel.checksum(batch: 2, position: position)])
+        for position in Int64(20)..<170 {
+            _ = stack.insert("Record", [
+                "batch": Int64(2), "position": position, "checksum": TortureModel.checksum(batch: 2, position: position),
+                "payload": String(repeating: "x", count: 300),
+            ])
         }
         let ledger = try stack.fetch("Ledger")[0]
         ledger.setValue(Int64(2), forKey: "lastBatch")
