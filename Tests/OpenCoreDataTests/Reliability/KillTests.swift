@@ -64,7 +64,6 @@ import Testing
             let opened = try known.openingLeftover("round \(round) (\(plan))") { try TortureChecks.reopenAndCheckIntegrity(path) }
             guard opened else {
                 refused += 1
-                print("KillTests.create: round \(round) (\(plan)) left a file that does not open")
                 continue
             }
             // The store is usable: a save, then a fresh coordinator reads it back.

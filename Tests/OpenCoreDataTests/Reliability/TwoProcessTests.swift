@@ -15,9 +15,10 @@ import Testing
         let folder = TemporaryFolder()
         let path = folder.file().path
         try createCounter(path)
-        let arguments = ["counter", "--store", path, "--limit", "\(increments)", "--think-us", "300", "--seconds", "100"]
+        let seconds = 100 + increments / 20
+        let arguments = ["counter", "--store", path, "--limit", "\(increments)", "--think-us", "300", "--seconds", "\(seconds)"]
         let children = try (0..<2).map { _ in try ChildProcess(helper.binary, arguments) }
-        let outcomes = children.map { $0.finish(timeout: 120) }
+        let outcomes = children.map { $0.finish(timeout: TimeInterval(seconds + 30)) }
         let lines = outcomes.map { $0.lines.map(\.text) }
         let acknowledged = lines.flatMap { $0.filter { $0.hasPrefix("ack ") }.compactMap { Int64($0.dropFirst(4)) } }
         let conflicts = lines.reduce(0) { $0 + $1.filter { $0 == "conflict" }.count }
