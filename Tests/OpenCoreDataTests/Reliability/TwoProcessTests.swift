@@ -36,6 +36,42 @@ import Testing
         }
     }
 
+    /// Both writers killed at random instants, again and again: every acknowledged
+    /// increment survives, and at most one unacknowledged increment per kill is there.
+    @Test func killedWritersLoseNoAcknowledgedIncrement() throws {
+        guard let helper = KillRound.helper() else { return }
+        var random = SeededRandom.fromEnvironment(for: "TwoProcessTests.killedWriters")
+        let folder = TemporaryFolder()
+        let path = folder.file().path
+        try createCounter(path)
+        let rounds = max(1, KillBudget.total / 10)
+        let arguments = ["counter", "--store", path, "--think-us", "300", "--seconds", "30"]
+        var acknowledged: [Int64] = []
+        var conflicts = 0
+        var kills = 0
+        for round in 1...rounds {
+            let children = try (0..<2).map { _ in try ChildProcess(helper.binary, arguments) }
+            for child in children {
+                _ = child.waitForLine(timeout: 30) { $0.hasPrefix("ack ") }
+                usleep(UInt32.random(in: 0...50_000, using: &random))
+                if child.killNow() { kills += 1 }
+            }
+            let lines = children.flatMap { $0.finish(timeout: 30).lines.map(\.text) }
+            acknowledged += lines.filter { $0.hasPrefix("ack ") }.compactMap { Int64($0.dropFirst(4)) }
+            conflicts += lines.filter { $0 == "conflict" }.count
+            try TortureChecks.reopenAndCheckIntegrity(path)
+            let value = try StoreOracle(path: path).integer("SELECT ZVALUE FROM ZCOUNTER")
+            withKnownIssue("needs optimistic locking from main") {
+                #expect(value >= Int64(acknowledged.count), "round \(round): \(acknowledged.count) increments acknowledged, counter \(value)")
+            }
+            #expect(value <= Int64(acknowledged.count + kills), "round \(round): counter \(value) exceeds \(acknowledged.count) acknowledged + \(kills) kills")
+        }
+        print("TwoProcessTests.killedWriters: \(rounds) rounds, \(kills) kills, \(acknowledged.count) increments acknowledged, \(conflicts) conflicts")
+        withKnownIssue("needs optimistic locking from main") {
+            #expect(Set(acknowledged).count == acknowledged.count, "two processes acknowledged the same counter value")
+        }
+    }
+
     private func createCounter(_ path: String) throws {
         let stack = try TortureStack(path: path)
         try stack.context.performAndWait {
