@@ -19,7 +19,9 @@ extension FaultInjectionTests {
             let stack = try TortureStack(path: path)
             defer { FaultFixture.close(stack) }
             let place = "N = \(nth) \(mode)"
-            // N = 0 runs without faults, for the expected content.
+            // N = 0 runs without faults, for the expected content (and proves that an open
+            // store's descriptors are seen, so the leak check below means something).
+            if nth == 0 { #expect(!folder.openDescriptors().isEmpty) }
             if nth > 0 { FaultVFS.arm(nth: nth, mode: mode) }
             let result = Result { try Self.deleteTreeInBatch(stack) }
             FaultVFS.disarm()
@@ -44,6 +46,7 @@ extension FaultInjectionTests {
             if nth > 0, faults == 0 { break }
         }
         #expect(after != before)
+        #expect(folder.openDescriptors().isEmpty, "file descriptors left open: \(folder.openDescriptors())")
         print("FaultInjectionTests.batchDelete \(mode): \(tally)")
         #expect(tally.typedErrors > 0)
     }

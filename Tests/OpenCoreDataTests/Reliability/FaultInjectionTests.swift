@@ -26,6 +26,7 @@ import Testing
             let faults = try saveFailing(nth: nth, mode: mode, at: path, before: before, after: after, tally: &tally)
             if faults == 0 { break }
         }
+        #expect(folder.openDescriptors().isEmpty, "file descriptors left open: \(folder.openDescriptors())")
         print("FaultInjectionTests.save \(mode): \(tally)")
         #expect(tally.typedErrors > 0)
     }
@@ -56,6 +57,7 @@ import Testing
             try TortureChecks.reopenAndCheckIntegrity(path)
             if faults == 0 { break }
         }
+        #expect(folder.openDescriptors().isEmpty, "file descriptors left open: \(folder.openDescriptors())")
         print("FaultInjectionTests.open \(mode): \(tally); \(known.count) I/O faults reported as .storeCorrupt")
         known.record()
         #expect(tally.typedErrors > 0)
@@ -82,6 +84,7 @@ import Testing
             if !reopened { refused += 1 }
             if faults == 0 { break }
         }
+        #expect(folder.openDescriptors().isEmpty, "file descriptors left open: \(folder.openDescriptors())")
         print("FaultInjectionTests.create \(mode): \(tally), \(refused) left a file that later opens refuse")
         known.record()
         #expect(tally.typedErrors > 0)

@@ -14,6 +14,15 @@ final class FaultFolder {
     deinit { FaultVFS.unwatch() }
     func path(_ name: String) -> String { folder.file(name).path }
 
+    /// This process's open file descriptors on files in the folder (none once every store
+    /// in it is closed: a failed open or save must not leak one). Linux only; empty elsewhere.
+    func openDescriptors() -> [String] {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        let prefix = folder.url.resolvingSymlinksInPath().path + "/"
+        return descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
+            .filter { $0.hasPrefix(prefix) || $0.hasPrefix(folder.url.path + "/") }
+    }
+
     /// A copy of the closed store at `template`, named `name`.
     func copy(_ template: String, to name: String) throws -> String {
         let path = path(name)
