@@ -226,3 +226,28 @@ import Testing
         #expect(order(counterID, in: stack) == Int64(acknowledged))
     }
 }
+
+extension SaveConflictTests {
+    /// Rolling back after a conflict used to restore the stale values the context had
+    /// read, so a read-increment-save retry conflicted again, forever.
+    @Test(arguments: StoreKind.allCases)
+    func rollbackAfterAConflictRestoresTheStoredValues(kind: StoreKind) throws {
+        let (stack, counterID, _) = try stack(kind)
+        let secondStack = kind == .sqlite ? try stack.reopened() : stack
+        let first = stack.newContext(), second = secondStack.newContext()
+        let b = try second.performAndWait { try second.existingObject(with: counterID) }
+        try first.performAndWait {
+            try first.existingObject(with: counterID).setValue(Int64(10), forKey: "order")
+            try first.save()
+        }
+        try second.performAndWait {
+            b.setValue(Int64(1), forKey: "order")
+            #expect(conflict { try second.save() }?.code == .mergeConflict)
+            second.rollback()
+            #expect(b.value(forKey: "order") as? Int64 == 10)
+            b.setValue(Int64(11), forKey: "order")
+            try second.save()
+        }
+        #expect(order(counterID, in: stack) == 11)
+    }
+}
