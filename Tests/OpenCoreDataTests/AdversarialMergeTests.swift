@@ -23,9 +23,11 @@ import Testing
     }
 
     /// The in-memory store wrote back the whole stale row, so an unmerged batch update's
-    /// value was lost (the SQLite store writes only the changed columns).
+    /// value was lost; then both stores saved over the batch update without a word. The
+    /// batch update bumped the row's version: the save is a conflict that writes nothing,
+    /// and once refreshed (keeping the edit) it saves on top of the batch's values.
     @Test(arguments: StoreKind.allCases)
-    func savingAfterAnUnmergedBatchUpdateKeepsItsValues(kind: StoreKind) throws {
+    func savingAfterAnUnmergedBatchUpdateConflictsThenKeepsItsValues(kind: StoreKind) throws {
         let (stack, _, _) = try TestStack.sampleChain(kind)
         try stack.context.performAndWait {
             let mid = try stack.context.fetch(stack.request("key == 'mid'"))[0]
@@ -33,6 +35,14 @@ import Testing
             let update = BatchUpdateRequest(entityName: "Sample")
             update.propertiesToUpdate = ["int64": Int64(100)]
             _ = try stack.context.execute(update)
+            let error = try #require(throws: CoreDataError.self) { try stack.context.save() }
+            #expect(error.code == .mergeConflict)
+            #expect(error.conflicts.map(\.sourceObjectID) == [mid.objectID])
+            #expect(error.conflicts.first.map { [$0.oldVersion, $0.newVersion] } == [1, 2])
+            #expect(error.conflicts.first?.persistedSnapshot?["int64"] == .int64(100))
+            #expect(error.conflicts.first?.objectSnapshot["string"] == .string("edited"))
+            #expect(mid.hasChanges)
+            stack.context.refresh(mid, mergeChanges: true)
             try stack.context.save()
         }
         #expect(try rows(stack) == ["leaf/100/nil/mid", "mid/100/edited/root", "root/100/top/nil"])
@@ -40,7 +50,8 @@ import Testing
 
     /// The SQLite store's UPDATE of a row a batch delete had removed changed nothing and
     /// the save succeeded, losing the edit silently and, for a relationship set to a
-    /// deleted object, leaving a reference to a row that no longer exists.
+    /// deleted object, leaving a reference to a row that no longer exists. Now it is a
+    /// merge conflict whose store version is 0 (the row is gone).
     @Test(arguments: StoreKind.allCases)
     func savingChangesToRowsABatchDeleteRemovedFails(kind: StoreKind) throws {
         let (stack, root, mid) = try TestStack.sampleChain(kind)
@@ -48,7 +59,10 @@ import Testing
             let objects = try stack.context.fetch(stack.request(sortedBy: ["key"]))
             objects[1].setValue("edited", forKey: "string")
             _ = try stack.context.execute(BatchDeleteRequest(objectIDs: [mid]))
-            #expect(code { try stack.context.save() } == .objectNotFound)
+            let error = try #require(throws: CoreDataError.self) { try stack.context.save() }
+            #expect(error.code == .mergeConflict)
+            #expect(error.conflicts.map(\.newVersion) == [0])
+            #expect(error.conflicts.first?.persistedSnapshot == nil)
         }
         #expect(try rows(stack) == ["leaf/nil/nil/nil", "root/nil/top/nil"])
 
@@ -58,7 +72,7 @@ import Testing
             _ = objects[2].value(forKey: "children")
             objects[0].setValue(objects[2], forKey: "parent")
             _ = try second.context.execute(BatchDeleteRequest(objectIDs: [secondRoot]))
-            #expect(code { try second.context.save() } == .objectNotFound)
+            #expect(code { try second.context.save() } == .mergeConflict)
         }
         #expect(try rows(second) == ["leaf/nil/nil/mid", "mid/nil/nil/nil"])
         if kind == .sqlite, let url = second.storeURL {

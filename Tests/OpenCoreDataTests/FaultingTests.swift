@@ -34,14 +34,40 @@ import Testing
             _ = try stack.fetch("Item")  // reading the row puts it in the coordinator's cache
             return item.objectID
         }
-        // Another context of the same coordinator reads the row from the cache: prove it by
-        // removing the row behind the coordinator's back.
-        try SQLiteInspector(stack.storeURL!).execute("DELETE FROM ZITEM")
+        // Another context of the same coordinator reads the row from the cache: no statement
+        // reads a row.
+        let before = stack.coordinator.executedStatementCount
         let other = stack.newContext()
         other.performAndWait {
             let object = other.object(with: id)
             #expect(object.isFault)
             #expect(object.value(forKey: "title") as? String == "cached")
+        }
+        #expect(stack.coordinator.executedStatementCount == before)
+    }
+
+    /// The row cache used to serve rows another connection (another coordinator, another
+    /// process) had changed or deleted since, forever: `PRAGMA data_version` now tells the
+    /// coordinator to read the store again.
+    @Test func rowsChangedByAnotherConnectionAreNotServedFromTheCache() throws {
+        let stack = try TestStack(model: Models.nestedList())
+        let ids = try stack.context.performAndWait {
+            let kept = stack.insert("Item", ["title": "cached"])
+            let removed = stack.insert("Item", ["title": "removed"])
+            try stack.context.save()
+            stack.context.reset()
+            _ = try stack.fetch("Item")
+            return (kept.objectID, removed.objectID)
+        }
+        let inspector = SQLiteInspector(stack.storeURL!)
+        try inspector.execute("UPDATE ZITEM SET ZTITLE = 'changed', Z_OPT = Z_OPT + 1 WHERE ZTITLE = 'cached'")
+        try inspector.execute("DELETE FROM ZITEM WHERE ZTITLE = 'removed'")
+        let other = stack.newContext()
+        other.performAndWait {
+            #expect(other.object(with: ids.0).value(forKey: "title") as? String == "changed")
+            let removed = other.object(with: ids.1)
+            _ = removed.value(forKey: "title")
+            #expect(removed.isDeleted)
         }
     }
 

@@ -26,4 +26,21 @@ import Testing
             stack.context.performAndWait { _ = stack.insert("Nope") }
         }
     }
+
+    /// Core Data raises too: an object of a reset context is dead. Listed in
+    /// docs/reliability.md with the fix its message names.
+    @Test func readingAFaultOfAResetContextTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let stack = try TestStack(model: Models.nestedList(), kind: .inMemory)
+            try stack.context.performAndWait {
+                let item = stack.insert("Item", ["title": "kept"])
+                try stack.context.save()
+                let fault = try stack.fetch("Item")[0]
+                stack.context.refresh(fault, mergeChanges: false)
+                stack.context.reset()
+                _ = fault.value(forKey: "title")
+                _ = item
+            }
+        }
+    }
 }

@@ -94,7 +94,7 @@ extension ManagedObjectContext {
     // MARK: - Discarding changes
 
     /// Discards every unsaved change: inserted objects leave, deleted and changed ones
-    /// return to their last saved values.
+    /// return to the values saved in the store.
     public func rollback() {
         pendingDeletes.removeAll()
         for object in inserted {
@@ -102,9 +102,12 @@ extension ManagedObjectContext {
             unregister(object.objectID)
             object.context = nil
         }
+        // The objects reload through the coordinator's row cache, which reads the store
+        // again when its rows may be stale (after a merge conflict, say): values kept
+        // here could be older than the store and would conflict at every later save.
         for object in updated.union(deleted) {
             object.isPendingDelete = false
-            object.turnIntoFault(keepingSnapshot: true)
+            object.turnIntoFault(keepingSnapshot: false)
         }
         inserted.removeAll()
         insertionOrder.removeAll()

@@ -134,7 +134,9 @@ extension ManagedObjectContext {
     func registerFetched(_ id: ManagedObjectID, snapshot: RowSnapshot?) -> ManagedObject {
         if let existing = registry[id] {
             let object = existing.takeUnretainedValue()
-            if object.faulted, object.committed == nil { object.committed = snapshot }
+            // A fault takes the row just read: it may be newer than a snapshot the fault
+            // kept (after a rollback), and older values would only conflict at save.
+            if object.faulted, let snapshot { object.committed = snapshot }
             return object
         }
         let entity = id.entity

@@ -8,8 +8,14 @@ extension ManagedObjectContext {
     /// the store is exactly as before, objects keep their temporary IDs, and the
     /// context keeps its changes to fix and retry.
     ///
+    /// Every change is based on the version of each row the context read: when another
+    /// context, process or batch request has changed or deleted one of those rows since,
+    /// nothing is written and the save throws `.mergeConflict`, with one `MergeConflict`
+    /// per such object in `conflicts`. Refresh the objects (`refresh(_:mergeChanges:)`)
+    /// or roll back, then retry.
+    ///
     /// - Throws: a validation error (`.validationMultipleErrors` for several),
-    ///   `.constraintViolation`, or a store error.
+    ///   `.mergeConflict`, `.constraintViolation`, or a store error.
     public func save() throws {
         processPendingChanges()
         guard hasChanges else { return }
@@ -19,7 +25,12 @@ extension ManagedObjectContext {
         processPendingChanges()
         try validatePendingChanges()
         let (request, insertedObjects) = makeSaveRequest()
-        let permanentIDs = try coordinator.save(request)
+        let permanentIDs: PermanentIDs
+        do {
+            permanentIDs = try coordinator.save(request)
+        } catch let store as StoreConflicts {
+            throw mergeConflictError(store.conflicts)
+        }
         didSave(insertedObjects, permanentIDs: permanentIDs, refersToObjects: request.refersToObjects)
     }
 
@@ -55,7 +66,7 @@ extension ManagedObjectContext {
             request.updates.append(row(for: object, allSlots: false))
             appendToManyChanges(of: object, into: &request, all: false)
         }
-        request.deletes = deleted.map(\.objectID)
+        request.deletes = deleted.map { SaveRequest.Deletion(id: $0.objectID, version: $0.committed?.version ?? 0) }
         request.refersToObjects = !request.toManyChanges.isEmpty
             || order.contains { !$0.slots.toOneSlots.isEmpty }
             || updated.contains { !$0.slots.toOneSlots.isEmpty }

@@ -65,12 +65,19 @@ extension ManagedObject {
         }
     }
 
-    /// Sets an attribute's stored value without inverse maintenance (for accessors).
+    /// Sets a property's stored value without inverse maintenance (for accessors): an
+    /// attribute's value, a to-one's object or `ManagedObjectID`, a to-many's objects.
+    /// A value a relationship cannot hold fails `save()` with `.validationWrongType`.
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {
         let slot = slot(forKey: key)
-        if slots!.relationships[slot] != nil {
+        if let relationship = slots!.relationships[slot] {
             willAccessValues()
-            values[slot] = value
+            if relationship.isToMany, let objects = Self.relatedObjects(in: value) {
+                values[slot] = nil
+                toMany[slot] = RelatedObjects(objects.map(\.objectID))
+            } else {
+                values[slot] = (value as? ManagedObject)?.objectID ?? value
+            }
             didChange(slot: slot)
         } else {
             setAttribute(value, atSlot: slot)

@@ -23,23 +23,47 @@ extension ManagedObject {
 
     // MARK: - Setting with inverse maintenance
 
+    /// Sets a relationship from a value given by key. A value of the wrong type (a
+    /// string for a to-one, an array of strings for a to-many) or an object of another
+    /// entity is kept as given, changes nothing else, and fails `save()` with
+    /// `.validationWrongType`, as a wrong attribute value does.
     func setRelationship(_ value: Any?, atSlot slot: Int, _ relationship: RelationshipDescription) {
+        willAccessValues()
         if relationship.isToMany {
-            let objects: [ManagedObject]
-            switch value {
-            case nil: objects = []
-            case let set as Set<ManagedObject>: objects = Array(set)
-            case let array as [ManagedObject]: objects = array
-            case let other?:
-                preconditionFailure("ManagedObject: '\(entity.name).\(relationship.name)' is to-many; set it to a Set<ManagedObject> or [ManagedObject], not \(type(of: other)).")
+            guard let objects = Self.relatedObjects(in: value), objects.allSatisfy({ fits($0, relationship) }) else {
+                return keepInvalid(value, atSlot: slot)
             }
+            values[slot] = nil
             replaceToMany(atSlot: slot, relationship, with: objects)
         } else {
-            guard value == nil || value is ManagedObject else {
-                preconditionFailure("ManagedObject: '\(entity.name).\(relationship.name)' is to-one; set it to a ManagedObject or nil, not \(type(of: value!)).")
+            guard value == nil || (value as? ManagedObject).map({ fits($0, relationship) }) == true else {
+                setToOne(nil, atSlot: slot, relationship)
+                return keepInvalid(value, atSlot: slot)
             }
+            if values[slot] != nil, !(values[slot] is ManagedObjectID) { values[slot] = nil }
             setToOne(value as? ManagedObject, atSlot: slot, relationship)
         }
+    }
+
+    /// The objects of a to-many value: nil, or a set or array of managed objects.
+    static func relatedObjects(in value: Any?) -> [ManagedObject]? {
+        switch value {
+        case nil: return []
+        case let set as Set<ManagedObject>: return Array(set)
+        case let array as [ManagedObject]: return array
+        default: return nil
+        }
+    }
+
+    /// Whether `object` is of the relationship's destination entity.
+    private func fits(_ object: ManagedObject, _ relationship: RelationshipDescription) -> Bool {
+        relationship.destinationEntity.map { object.entity.isKindOf(entity: $0) } ?? true
+    }
+
+    /// Keeps a value a relationship cannot hold in its slot, for `save()` to report.
+    private func keepInvalid(_ value: Any?, atSlot slot: Int) {
+        values[slot] = value
+        didChange(slot: slot)
     }
 
     func setToOne(_ newObject: ManagedObject?, atSlot slot: Int, _ relationship: RelationshipDescription) {

@@ -37,13 +37,22 @@ extension ManagedObject {
         }
         for slot in slots.toOneSlots {
             let relationship = slots.relationships[slot]!
-            if !relationship.isOptional && values[slot] == nil {
+            if let value = values[slot] {
+                if let error = wrongRelationshipValue(value, relationship) { errors.append(error) }
+            } else if !relationship.isOptional {
                 errors.append(CoreDataError(.validationMissingMandatoryProperty,
                     "\(entity.name).\(relationship.name) is required.", objectID: objectID, key: relationship.name))
             }
         }
         for slot in slots.toManySlots {
             let relationship = slots.relationships[slot]!
+            if let value = values[slot] {
+                // A value `setValue` could not take: kept in the slot, the relationship unchanged.
+                errors.append(wrongRelationshipValue(value, relationship) ?? CoreDataError(.validationWrongType,
+                    "\(entity.name).\(relationship.name) is to-many: set it to a set or array of \(relationship.destinationEntity?.name ?? "") objects.",
+                    objectID: objectID, key: relationship.name))
+                continue
+            }
             let count = relatedObjectIDs(atSlot: slot).count
             let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
             if count < minimum && !(relationship.isOptional && count == 0) {
@@ -58,6 +67,29 @@ extension ManagedObject {
             }
         }
         try CoreDataError.throwCombined(errors)
+    }
+
+    /// The error for a value a relationship cannot hold: not an object ID (or for a
+    /// to-many, not a collection of objects), or an object of another entity.
+    private func wrongRelationshipValue(_ value: Any, _ relationship: RelationshipDescription) -> CoreDataError? {
+        let destination = relationship.destinationEntity?.name ?? "?"
+        let given: String
+        if let id = value as? ManagedObjectID, !relationship.isToMany {
+            guard let entity = relationship.destinationEntity, !id.entity.isKindOf(entity: entity) else { return nil }
+            given = "a \(id.entity.name)"
+        } else if let object = value as? ManagedObject {
+            given = "a \(object.entity.name)"
+        } else if let objects = Self.relatedObjects(in: value), let other = objects.first(where: { object in
+            relationship.destinationEntity.map { !object.entity.isKindOf(entity: $0) } ?? false
+        }) {
+            given = "a collection holding a \(other.entity.name)"
+        } else {
+            given = "a value of type \(type(of: value))"
+        }
+        let expected = relationship.isToMany ? "a set or array of \(destination) objects" : "a \(destination) or nil"
+        return CoreDataError(.validationWrongType,
+            "\(entity.name).\(relationship.name) holds \(expected), not \(given).",
+            objectID: objectID, key: relationship.name)
     }
 
     private func relatedIDs(atSlot slot: Int, _ relationship: RelationshipDescription) -> [ManagedObjectID] {

@@ -27,6 +27,9 @@ final class InMemoryStore: StoreBackend {
 
     func close() {}
 
+    /// Nobody else writes to an in-memory store.
+    func hasExternalChanges() -> Bool { false }
+
     // MARK: - Reading
 
     /// Store reads so far, one per request (the in-memory counterpart of SQL statements).
@@ -123,9 +126,13 @@ final class InMemoryStore: StoreBackend {
             let map = PermanentIDs(temporary: temporary, permanent: temporary.map { assigned[$0] ?? $0 }, needsLookup: true)
             func permanent(_ id: ManagedObjectID) -> ManagedObjectID { map[id] ?? id }
             for row in request.inserts { newRows[permanent(row.id)] = try stored(row, version: 1, map: map) }
+            var conflicts: [StoreVersionConflict] = []
             for row in request.updates {
-                guard let current = newRows[row.id] else {
-                    throw CoreDataError(.objectNotFound, "\(row.id.entity.name) \(row.id) no longer exists in the store.", objectID: row.id)
+                // Only a row still at the version the context read is written (as the
+                // SQLite store's `WHERE Z_OPT = ?`); others are conflicts.
+                guard let current = newRows[row.id], current.version == row.version else {
+                    conflicts.append(StoreVersionConflict(id: row.id, expectedVersion: row.version, current: newRows[row.id]))
+                    continue
                 }
                 // Only the changed slots are written, as the SQLite store does: values
                 // changed in the store since the fetch (a batch update) are kept.
@@ -160,10 +167,16 @@ final class InMemoryStore: StoreBackend {
                     for (position, member) in list.enumerated() { newPositions[MemberKey(relationship: key, object: member)] = position }
                 }
             }
-            for id in request.deletes {
+            for deletion in request.deletes {
+                let id = deletion.id
+                if deletion.version != 0, newRows[id]?.version != deletion.version {
+                    conflicts.append(StoreVersionConflict(id: id, expectedVersion: deletion.version, current: newRows[id]))
+                    continue
+                }
                 newRows[id] = nil
                 newMembers = newMembers.filter { $0.key.object != id }.mapValues { $0.filter { $0 != id } }
             }
+            if !conflicts.isEmpty { throw StoreConflicts(conflicts: conflicts) }
             rows = newRows
             members = newMembers
             positions = newPositions

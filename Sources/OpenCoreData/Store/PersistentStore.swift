@@ -51,6 +51,7 @@ public final class PersistentStore: @unchecked Sendable {
         try backend.obtainPermanentIDs(for: ids)
     }
     func close() { backend.close() }
+    func hasExternalChanges() throws -> Bool { try backend.hasExternalChanges() }
 }
 
 /// What a store implementation provides. Calls are serialised by the coordinator.
@@ -89,5 +90,8 @@ protocol StoreBackend: AnyObject {
     /// Applies a save atomically; returns the permanent IDs of the inserted objects.
     func save(_ request: SaveRequest) throws -> PermanentIDs
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID]
+    /// Whether another connection (another coordinator or process) has committed to the
+    /// store since the last call, so rows cached from it may be stale.
+    func hasExternalChanges() throws -> Bool
     func close()
 }

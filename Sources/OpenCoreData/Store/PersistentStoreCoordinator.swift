@@ -91,11 +91,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try lock.withLock { try store(for: query.entity).count(query) }
     }
 
-    /// The stored values of one object: from the row cache when there, else from the store.
+    /// The stored values of one object: from the row cache when there and no other
+    /// connection has written to the store since, else from the store.
     func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
         try lock.withLock {
-            if let cached = rowCache[id] { return cached }
-            let snapshot = try store(for: id).snapshot(for: id)
+            let store = try store(for: id)
+            if let cached = rowCache[id] {
+                if try !store.hasExternalChanges() { return cached }
+                rowCache.removeAll()
+            }
+            let snapshot = try store.snapshot(for: id)
             if let snapshot { rowCache[id] = snapshot }
             return snapshot
         }
@@ -143,13 +148,19 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Writes `request` in one transaction; returns the permanent IDs of inserted objects.
     func save(_ request: SaveRequest) throws -> PermanentIDs {
         try lock.withLock {
-            guard let first = request.inserts.first?.id ?? request.updates.first?.id ?? request.deletes.first ?? request.toManyChanges.first?.owner else {
+            guard let first = request.inserts.first?.id ?? request.updates.first?.id ?? request.deletes.first?.id ?? request.toManyChanges.first?.owner else {
                 return PermanentIDs(temporary: [], permanent: [], needsLookup: false)
             }
             let store = try store(for: first)
-            let map = try store.save(request)
-            rowCache.didSave(request, permanentIDs: map)
-            return map
+            do {
+                let map = try store.save(request)
+                rowCache.didSave(request, permanentIDs: map)
+                return map
+            } catch let conflicts as StoreConflicts {
+                // The cached rows are stale: the next read (a refresh) must see the store.
+                rowCache.evict(conflicts.conflicts.map(\.id))
+                throw conflicts
+            }
         }
     }
 

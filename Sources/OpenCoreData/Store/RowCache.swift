@@ -31,6 +31,12 @@ struct RowCache {
         }
     }
 
+    /// Forgets the rows of `ids` (rows a save found changed in the store), so the next
+    /// read of them goes to the store.
+    mutating func evict(_ ids: [ManagedObjectID]) {
+        for id in ids { snapshots[id] = nil }
+    }
+
     mutating func removeAll() {
         snapshots.removeAll()
         related.removeAll()
@@ -53,7 +59,7 @@ struct RowCache {
     /// holds their values.
     mutating func didSave(_ request: SaveRequest, permanentIDs map: PermanentIDs) {
         related.removeAll()
-        for id in request.deletes { snapshots[id] = nil }
+        for deletion in request.deletes { snapshots[deletion.id] = nil }
         for row in request.updates { store(row, version: row.version + 1, map: map, refersToObjects: request.refersToObjects) }
     }
 

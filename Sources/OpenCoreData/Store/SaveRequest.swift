@@ -12,6 +12,13 @@ struct SaveRequest {
         let version: Int64
     }
 
+    /// An object to delete, with the version the context last saw: the delete applies
+    /// only while the row still has that version (0: unknown, delete unconditionally).
+    struct Deletion {
+        let id: ManagedObjectID
+        let version: Int64
+    }
+
     /// The full new membership of a to-many relationship that is stored on its own
     /// (many-to-many join rows, or the order of an ordered relationship).
     struct ToManyChange {
@@ -22,7 +29,7 @@ struct SaveRequest {
 
     var inserts: [Row] = []
     var updates: [Row] = []
-    var deletes: [ManagedObjectID] = []
+    var deletes: [Deletion] = []
     var toManyChanges: [ToManyChange] = []
     /// Whether any saved value may refer to an object by ID (to-one values, to-many
     /// changes), so temporary IDs must be looked up when they become permanent.

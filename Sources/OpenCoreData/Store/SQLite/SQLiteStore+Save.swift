@@ -3,8 +3,14 @@ import Foundation
 extension SQLiteStore {
     /// Applies a save in one `BEGIN IMMEDIATE` transaction; on any error it is rolled
     /// back and the file is as before.
+    ///
+    /// Updates and deletes apply only to rows still at the version the context read
+    /// (`WHERE Z_PK = ? AND Z_OPT = ?`); every row that is not is collected and the save
+    /// throws `StoreConflicts` after rolling back, so a concurrent writer's committed
+    /// values are never overwritten.
     func save(_ request: SaveRequest) throws -> PermanentIDs {
         try connection.inTransaction {
+            var conflicts: [StoreVersionConflict] = []
             let temporary = request.inserts.map(\.id)
             let map = PermanentIDs(temporary: temporary, permanent: try assignPermanentIDs(temporary), needsLookup: request.refersToObjects)
             do {
@@ -13,17 +19,18 @@ extension SQLiteStore {
                     if plan?.entity !== id.entity { plan = try insertPlan(for: id.entity) }
                     try insert(row, as: id, plan!, map: map)
                 }
-                for row in request.updates { try update(row, map: map) }
+                for row in request.updates { try update(row, map: map, conflicts: &conflicts) }
             } catch let error as CoreDataError {
                 throw error.withTemporaryIDs(map)
             }
-            let deleted = Set(request.deletes)
+            let deleted = Set(request.deletes.map(\.id))
             let changes = request.toManyChanges.filter { !deleted.contains($0.owner) }
             // Unordered sides first, so that an ordered side's positions are written last.
             for change in changes.sorted(by: { !$0.relationship.isOrdered && $1.relationship.isOrdered }) {
                 try write(change, map: map)
             }
-            for id in request.deletes { try delete(id) }
+            for deletion in request.deletes { try delete(deletion, conflicts: &conflicts) }
+            if !conflicts.isEmpty { throw StoreConflicts(conflicts: conflicts) }
             return map
         }
     }
@@ -59,53 +66,67 @@ extension SQLiteStore {
         return plan
     }
 
-    private func update(_ row: SaveRequest.Row, map: PermanentIDs) throws {
+    /// Writes a row's changed columns and bumps its version, if the row is still at the
+    /// version the context read; otherwise records a conflict (a row changed or deleted
+    /// since, by another context, process or batch request).
+    private func update(_ row: SaveRequest.Row, map: PermanentIDs, conflicts: inout [StoreVersionConflict]) throws {
         let entity = row.id.entity
         let mapping = schema.mapping(for: entity)
         let slots = row.changedSlots.filter { mapping.valueColumn[$0] != nil }.sorted()
         let statement = try updateStatement(for: entity, slots: slots, mapping: mapping)
-        statement.bind(row.version + 1, at: 1)
-        var index: Int32 = 2
+        var index: Int32 = 1
         for slot in slots {
             try bindValue(row.values[slot], slot: slot, of: entity, mapping: mapping, to: statement, at: &index, map: map, id: row.id)
         }
-        statement.bind(row.id.primaryKey!, at: index)
+        guard let key = row.id.primaryKey else { return }
+        statement.bind(key, at: index)
+        statement.bind(row.version, at: index + 1)
         try run(statement, for: row.id)
         statement.reset()
-        // A row deleted since it was fetched (by a batch delete, say) fails the save, as
-        // in the in-memory store, instead of losing the changes silently.
-        guard connection.changes > 0 else {
-            throw CoreDataError(.objectNotFound, "\(entity.name) \(row.id) no longer exists in the store.", objectID: row.id)
-        }
+        if connection.changes == 0 { conflicts.append(try conflict(row.id, expected: row.version)) }
+    }
+
+    /// What the store holds now for a row a save expected at `version`.
+    private func conflict(_ id: ManagedObjectID, expected version: Int64) throws -> StoreVersionConflict {
+        StoreVersionConflict(id: id, expectedVersion: version, current: try snapshot(for: id))
     }
 
     /// The UPDATE of `slots` for `entity`'s rows, prepared once per set of columns.
     private func updateStatement(for entity: EntityDescription, slots: [Int], mapping: SQLiteSchema.EntityMapping) throws -> SQLiteStatement {
         let key = UpdateKey(entity: ObjectIdentifier(entity), slots: slots)
         if let known = updateStatements[key] { return known }
-        var assignments = ["Z_OPT = ?"]
+        var assignments = ["Z_OPT = Z_OPT + 1"]
         for slot in slots {
             assignments.append(mapping.table.columns[mapping.valueColumn[slot]!].name + " = ?")
             if let entityColumn = mapping.entityColumn[slot] { assignments.append(mapping.table.columns[entityColumn].name + " = ?") }
         }
-        let statement = try connection.prepare("UPDATE \(mapping.table.name) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?")
+        let statement = try connection.prepare("UPDATE \(mapping.table.name) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?")
         updateStatements[key] = statement
         return statement
     }
 
-    private func delete(_ id: ManagedObjectID) throws {
+    /// Deletes a row still at the version the context read (any version when that is
+    /// unknown, 0), then its join-table rows; otherwise records a conflict.
+    private func delete(_ deletion: SaveRequest.Deletion, conflicts: inout [StoreVersionConflict]) throws {
+        let id = deletion.id
         guard let key = id.primaryKey else { return }
-        for statement in try deleteStatements(for: id.entity.rootEntity) {
+        for (position, statement) in try deleteStatements(for: id.entity.rootEntity).enumerated() {
             statement.bind(key, at: 1)
+            if position == 0 { statement.bind(deletion.version, at: 2) }
             try run(statement, for: id)
             statement.reset()
+            if position == 0, connection.changes == 0 {
+                if deletion.version != 0 { conflicts.append(try conflict(id, expected: deletion.version)) }
+                return
+            }
         }
     }
 
-    /// Deleting a row of `root`'s table: the row itself, then its join-table rows.
+    /// Deleting a row of `root`'s table: the row itself (`?1` its key, `?2` the version
+    /// expected, 0 for any), then its join-table rows.
     private func deleteStatements(for root: EntityDescription) throws -> [SQLiteStatement] {
         if let known = deleteStatements[ObjectIdentifier(root)] { return known }
-        var statements = [try connection.prepare("DELETE FROM \(schema.table(for: root).name) WHERE Z_PK = ?")]
+        var statements = [try connection.prepare("DELETE FROM \(schema.table(for: root).name) WHERE Z_PK = ?1 AND (?2 = 0 OR Z_OPT = ?2)")]
         for join in schema.allJoinTables {
             let sides = [(join.ownerColumn, join.owner.entity!), (join.memberColumn, join.owner.destinationEntity!)]
             for (column, side) in sides where side.rootEntity === root {

@@ -21,6 +21,8 @@ final class SQLiteStore: StoreBackend {
     var updateStatements: [UpdateKey: SQLiteStatement] = [:]
     /// Per root entity: the DELETEs of a row and of its join-table rows.
     var deleteStatements: [ObjectIdentifier: [SQLiteStatement]] = [:]
+    /// `PRAGMA data_version` when last read (see `hasExternalChanges()`).
+    var lastDataVersion: Int64?
 
     /// Opens the store at `url`, creating it when the file is missing or empty.
     ///
@@ -56,6 +58,7 @@ final class SQLiteStore: StoreBackend {
                 try stored.write(to: connection)
             }
         }
+        _ = try hasExternalChanges()
     }
 
     private static func existingFileSize(_ path: String) throws -> Int {
