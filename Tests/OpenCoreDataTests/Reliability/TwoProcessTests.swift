@@ -29,11 +29,9 @@ import Testing
         }
         #expect(acknowledged.count == 2 * increments)
         #expect(try StoreOracle(path: path).integrityCheck() == ["ok"])
-        withKnownIssue("needs optimistic locking from main") {
-            #expect(final == Int64(acknowledged.count), "acknowledged increments were lost")
-            #expect(Set(acknowledged).count == acknowledged.count, "two processes acknowledged the same counter value")
-            #expect(conflicts > 0, "no merge conflict was reported")
-        }
+        #expect(final == Int64(acknowledged.count), "acknowledged increments were lost")
+        #expect(Set(acknowledged).count == acknowledged.count, "two processes acknowledged the same counter value")
+        #expect(conflicts > 0, "no merge conflict was reported")
     }
 
     /// Both writers killed at random instants, again and again: every acknowledged
@@ -61,15 +59,11 @@ import Testing
             conflicts += lines.filter { $0 == "conflict" }.count
             try TortureChecks.reopenAndCheckIntegrity(path)
             let value = try StoreOracle(path: path).integer("SELECT ZVALUE FROM ZCOUNTER")
-            withKnownIssue("needs optimistic locking from main") {
-                #expect(value >= Int64(acknowledged.count), "round \(round): \(acknowledged.count) increments acknowledged, counter \(value)")
-            }
+            #expect(value >= Int64(acknowledged.count), "round \(round): \(acknowledged.count) increments acknowledged, counter \(value)")
             #expect(value <= Int64(acknowledged.count + kills), "round \(round): counter \(value) exceeds \(acknowledged.count) acknowledged + \(kills) kills")
         }
         print("TwoProcessTests.killedWriters: \(rounds) rounds, \(kills) kills, \(acknowledged.count) increments acknowledged, \(conflicts) conflicts")
-        withKnownIssue("needs optimistic locking from main") {
-            #expect(Set(acknowledged).count == acknowledged.count, "two processes acknowledged the same counter value")
-        }
+        #expect(Set(acknowledged).count == acknowledged.count, "two processes acknowledged the same counter value")
     }
 
     private func createCounter(_ path: String) throws {
