@@ -22,6 +22,9 @@ import Testing
             // A new store every 40 rounds keeps each check short in long runs.
             let path = folder.file("save-loop-\(round / 40).sqlite").path
             if round % 40 == 0 || round == 1 {
+                // Created here: kills during creation are the next test's subject.
+                let stack = try TortureStack(path: path)
+                stack.coordinator.persistentStores.forEach(stack.coordinator.remove)
                 previous = 0
                 stores += 1
             }
