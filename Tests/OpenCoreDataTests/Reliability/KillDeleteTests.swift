@@ -17,7 +17,7 @@ import Testing
     /// Builds the fixture, then kills `mode` again and again, rebuilding whenever a
     /// delete went through.
     private func killDeletes(mode: String, doomedRoots: Int, fanout: Int) throws {
-        guard let helper = KillRound.helper() else { return }
+        let helper = try KillRound.helper()
         var random = SeededRandom.fromEnvironment(for: "KillDeleteTests.\(mode)")
         let folder = TemporaryFolder()
         let path = folder.file().path

@@ -8,7 +8,7 @@ import Testing
 /// every acknowledged save is there and no save is there in part.
 @Suite(.serialized) struct KillTests {
     @Test func killedSaveLoopsLoseNoAcknowledgedBatchAndLeaveNoPartialOne() throws {
-        guard let helper = KillRound.helper() else { return }
+        let helper = try KillRound.helper()
         var random = SeededRandom.fromEnvironment(for: "KillTests.saveLoop")
         let folder = TemporaryFolder()
         let batchSize = 50
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func aStoreKilledWhileBeingCreatedOpensAfterwards() throws {
-        guard let helper = KillRound.helper() else { return }
+        let helper = try KillRound.helper()
         var random = SeededRandom.fromEnvironment(for: "KillTests.create")
         let folder = TemporaryFolder()
         let (_, timing) = try helper.measure(["create", "--store", folder.file("calibration.sqlite").path])

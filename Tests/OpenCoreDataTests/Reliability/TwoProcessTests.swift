@@ -11,7 +11,7 @@ import Testing
     private var increments: Int { max(1, ProcessInfo.integer("OCD_INCREMENTS", default: 150)) }
 
     @Test func twoProcessesIncrementingOneCounterLoseNoAcknowledgedIncrement() throws {
-        guard let helper = KillRound.helper() else { return }
+        let helper = try KillRound.helper()
         let folder = TemporaryFolder()
         let path = folder.file().path
         try createCounter(path)
@@ -37,7 +37,7 @@ import Testing
     /// Both writers killed at random instants, again and again: every acknowledged
     /// increment survives, and at most one unacknowledged increment per kill is there.
     @Test func killedWritersLoseNoAcknowledgedIncrement() throws {
-        guard let helper = KillRound.helper() else { return }
+        let helper = try KillRound.helper()
         var random = SeededRandom.fromEnvironment(for: "TwoProcessTests.killedWriters")
         let folder = TemporaryFolder()
         let path = folder.file().path

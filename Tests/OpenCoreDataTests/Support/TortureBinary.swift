@@ -26,7 +26,9 @@ enum TortureBinary {
         for configuration in ["debug", "release"] {
             candidates.append(root.appendingPathComponent(".build/\(configuration)/\(name)"))
         }
-        let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        return (found, candidates.map(\.path))
+        var seen = Set<String>()
+        let paths = candidates.map(\.path).filter { seen.insert($0).inserted }
+        let found = paths.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return (found.map(URL.init(fileURLWithPath:)), paths)
     }
 }
