@@ -4,8 +4,9 @@ import Foundation
 /// `@min`, `@max`) and the functions (`sum:`, `average:`, `min:`, `max:`, `median:`,
 /// `mode:`, `stddev:`). Callers drop `nil`s first.
 ///
-/// - `sum`: `0` for an empty list; an integer when every value is one (a double if the
-///   total overflows), a decimal for integers and decimals, else a double.
+/// - `sum`: `0` for an empty list; the exact integer total when every value is an integer
+///   (whatever their order; an error when it does not fit 64 bits), a decimal for
+///   integers and decimals, else a double.
 /// - `average`, `stddev` (population standard deviation): doubles; `nil` when empty.
 /// - `median`: the middle value of the sorted numbers, or the mean of the two middle
 ///   ones for an even count; `nil` when empty.
@@ -14,9 +15,30 @@ import Foundation
 /// - `mode`: the most frequent values, in order of first appearance; empty when empty.
 package enum AggregateFunctions {
     package static func sum(_ values: [Any], in context: String) throws -> Any {
+        let numbers = try numbers(values, in: context)
+        var integers: [Int64] = []
+        integers.reserveCapacity(numbers.count)
+        for case .integer(let value) in numbers { integers.append(value) }
+        if integers.count == numbers.count { return try integerSum(integers, in: context) }
         var total = NumericValue.integer(0)
-        for number in try numbers(values, in: context) { total = .add(total, number) }
+        for number in numbers { total = .add(total, number) }
         return total.anyValue
+    }
+
+    /// The exact total of `integers`, the same in any order (summed in 128 bits).
+    ///
+    /// - Throws: `sumOverflowError(in:)` when the total does not fit 64 bits.
+    package static func integerSum(_ integers: [Int64], in context: String) throws -> Int64 {
+        var total: Int128 = 0
+        for value in integers { total += Int128(value) }
+        guard let exact = Int64(exactly: total) else { throw sumOverflowError(in: context) }
+        return exact
+    }
+
+    /// The error for an integer total outside 64 bits, in memory and in both stores (where
+    /// SQLite's own `sum()` reports "integer overflow").
+    package static func sumOverflowError(in context: String) -> CoreDataError {
+        CoreDataError(.validationNumberTooLarge, "The integer total of \(context) is outside the 64-bit integer range.")
     }
 
     package static func average(_ values: [Any], in context: String) throws -> Any? {

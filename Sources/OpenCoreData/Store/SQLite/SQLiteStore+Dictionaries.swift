@@ -32,12 +32,17 @@ extension SQLiteStore {
         statement.bind(query.parameters)
         defer { statement.reset() }
         var results: [[String: Any]] = []
-        while try statement.step() {
-            var result: [String: Any] = [:]
-            for (column, read) in zip(dictionary.columns, readers) {
-                if let value = column.finalValue(try read(statement)) { result[column.name] = value }
+        do {
+            while try statement.step() {
+                var result: [String: Any] = [:]
+                for (column, read) in zip(dictionary.columns, readers) {
+                    if let value = column.finalValue(try read(statement)) { result[column.name] = value }
+                }
+                results.append(result)
             }
-            results.append(result)
+        } catch let error as CoreDataError where error.code == .sqliteError && error.message.contains("integer overflow") {
+            // SQLite's sum(), the only aggregate here that can overflow: the in-memory error.
+            throw AggregateFunctions.sumOverflowError(in: "sum:")
         }
         if let having = dictionary.having {
             results = fetch.windowed(try results.filter { try having.evaluateThrowing(with: $0) })
