@@ -11,8 +11,7 @@ import Foundation
 ///   stored as the nearest double and read back as that double's shortest decimal form
 ///   (`value(from:)`), so only about 15–17 significant digits survive: a 38-digit
 ///   `Decimal` comes back rounded, `1e40` as `1e40` but `0.1000000000000000000001` as `0.1`.
-///   The double is Swift's correctly rounded parse; SQLite's own parser (3.40) can differ
-///   from it in the last binary digit on rare inputs with more than 17 digits.
+///   The double is SQLite's own conversion (`SQLiteTextToReal`), not always the nearest.
 extension AttributeDescription {
     /// `value` (canonical for this attribute) as the SQLite store stores and reads it.
     func valueAsSQLiteStores(_ value: Any?) -> Any? {
@@ -33,7 +32,7 @@ extension AttributeDescription {
         guard number.isFinite else { return nil }
         let text = number.description
         if let integer = Int64(text) { return Decimal(integer) }
-        guard let real = Double(text), real.isFinite else { return nil }
+        guard let real = SQLiteTextToReal.real(text) ?? Double(text), real.isFinite else { return nil }
         if real > -9.223372036854775808e18, real < 9.223372036854775808e18, let whole = Int64(exactly: real) {
             return Decimal(whole)
         }

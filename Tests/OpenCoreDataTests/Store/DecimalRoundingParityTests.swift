@@ -48,6 +48,8 @@ import Testing
             ["key": "huge", "decimal": Decimal(string: "123456789012345678901234567890")!],
             ["key": "close", "decimal": Decimal(string: "0.1000000000000000000001")!],
             ["key": "negative", "decimal": Decimal(string: "-98765432109876543210.5")!],
+            // SQLite's text-to-REAL conversion is not the nearest double here (seed 11240962431072695242).
+            ["key": "sqliteRounding", "decimal": Decimal(string: "-292181846092006889639724669438.50141401")!],
         ]
         let sqlite = try roundTrip(.sqlite, samples)
         let memory = try roundTrip(.inMemory, samples)
@@ -56,6 +58,7 @@ import Testing
         #expect(memory["zero"] == ["double": "+0.0", "float": "+0.0", "date": "+0.0", "decimal": "0"])
         #expect(memory["max"]?["decimal"] == "\(Int64.max)")
         #expect(memory["close"]?["decimal"] == "0.1")
+        #expect(memory["sqliteRounding"]?["decimal"] == "-292181846092006870000000000000")
     }
 
     @Test func batchUpdatesRoundTheSameWay() throws {
