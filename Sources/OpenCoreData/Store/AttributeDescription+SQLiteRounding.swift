@@ -8,10 +8,10 @@ import Foundation
 ///   so `-0.0` comes back `+0.0` (every other value comes back unchanged).
 /// - Decimals are bound as text into a DECIMAL column (NUMERIC affinity, see
 ///   `sqlValue(for:)`): a whole number that fits 64 bits stays exact; any other decimal is
-///   stored as the nearest double and read back as that double's shortest decimal form
+///   stored as a double — SQLite's own conversion of the text (`SQLiteTextToReal`), not
+///   always the nearest — and read back as that double's shortest decimal form
 ///   (`value(from:)`), so only about 15–17 significant digits survive: a 38-digit
 ///   `Decimal` comes back rounded, `1e40` as `1e40` but `0.1000000000000000000001` as `0.1`.
-///   The double is SQLite's own conversion (`SQLiteTextToReal`), not always the nearest.
 extension AttributeDescription {
     /// `value` (canonical for this attribute) as the SQLite store stores and reads it.
     func valueAsSQLiteStores(_ value: Any?) -> Any? {
@@ -25,7 +25,7 @@ extension AttributeDescription {
     }
 
     /// As `sqlValue(for:)` binds it and NUMERIC affinity converts the text: an integer
-    /// literal that fits 64 bits stays an INTEGER; otherwise the nearest REAL, an INTEGER
+    /// literal that fits 64 bits stays an INTEGER; otherwise a REAL, an INTEGER
     /// when it is whole and strictly inside the 64-bit range; `nil` when SQLite would keep
     /// the text (not finite) or `value(from:)` could not read the REAL back.
     private static func decimalAsSQLiteStores(_ number: Decimal) -> Decimal? {

@@ -26,8 +26,10 @@ extension DictionaryFetch {
         switch expression.kind {
         case .keyPath(let path):
             let first = path.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
-            guard names.contains(first) || names.contains(path) else {
-                throw CoreDataError(.invalidFetchRequest, "The havingPredicate reads '\(path)', which is not a key of the fetched dictionaries (\(names.sorted().joined(separator: ", "))).", key: path)
+            guard names.contains(first) else {
+                // A key path reads "parent" then "key", never a column named "parent.key".
+                let hint = names.contains(path) ? "; a column named with dots cannot be read by key path, so name it with an ExpressionDescription" : ""
+                throw CoreDataError(.invalidFetchRequest, "The havingPredicate reads '\(path)', which is not a key of the fetched dictionaries (\(names.sorted().joined(separator: ", ")))\(hint).", key: path)
             }
         case .constantValue, .evaluatedObject, .variable, .anyKey:
             return

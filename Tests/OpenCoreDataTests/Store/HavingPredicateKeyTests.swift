@@ -5,14 +5,14 @@ import Testing
 /// A `havingPredicate` naming a key the grouped dictionaries do not have returned no rows;
 /// it is the typed error every other unknown key gets, on both stores.
 @Suite struct HavingPredicateKeyTests {
-    private func grouped(having format: String) throws -> FetchRequest<NSDictionary> {
+    private func grouped(having format: String, by key: String = "group") throws -> FetchRequest<NSDictionary> {
         let total = ExpressionDescription(name: "total")
         total.expression = CDExpression(forFunction: "sum:", arguments: [.keyPath("int64")])
         let request = FetchRequest<NSDictionary>(entityName: "Sample")
         request.resultType = .dictionaryResultType
-        request.propertiesToFetch = ["group", total]
-        request.propertiesToGroupBy = ["group"]
-        request.sortDescriptors = [CDSortDescriptor(key: "group")]
+        request.propertiesToFetch = [key, total]
+        request.propertiesToGroupBy = [key]
+        request.sortDescriptors = [CDSortDescriptor(key: key)]
         request.havingPredicate = try CDPredicate(format: format)
         return request
     }
@@ -25,6 +25,10 @@ import Testing
                 let error = try #require(throws: CoreDataError.self, "\(format)") { try stack.context.fetchDictionaries(grouped(having: format)) }
                 #expect(error.code == .invalidFetchRequest, "\(format)")
             }
+            // A key path reads "parent" then "key": a column named "parent.key" is not found
+            // that way (it read nil), so it is named in the error.
+            let dotted = try #require(throws: CoreDataError.self) { try stack.context.fetchDictionaries(grouped(having: "parent.key == nil", by: "parent.key")) }
+            #expect(dotted.message.contains("ExpressionDescription"))
             // The fetched keys still filter.
             #expect(try stack.context.fetchDictionaries(grouped(having: "total < 22 AND group != nil")).map { $0["group"] as? String } == ["odd"])
         }
