@@ -27,18 +27,22 @@ package enum AggregateFunctions {
 
     /// The exact total of `integers`, the same in any order (summed in 128 bits).
     ///
-    /// - Throws: `sumOverflowError(in:)` when the total does not fit 64 bits.
+    /// - Throws: `integerTotal(_:in:)`'s error when the total does not fit 64 bits.
     package static func integerSum(_ integers: [Int64], in context: String) throws -> Int64 {
         var total: Int128 = 0
         for value in integers { total += Int128(value) }
-        guard let exact = Int64(exactly: total) else { throw sumOverflowError(in: context) }
-        return exact
+        return try integerTotal(total, in: context)
     }
 
-    /// The error for an integer total outside 64 bits, in memory and in both stores (where
-    /// SQLite's own `sum()` reports "integer overflow").
-    package static func sumOverflowError(in context: String) -> CoreDataError {
-        CoreDataError(.validationNumberTooLarge, "The integer total of \(context) is outside the 64-bit integer range.")
+    /// An integer total computed in 128 bits, as a 64-bit integer.
+    ///
+    /// - Throws: `.validationNumberTooLarge` when it does not fit (in memory and in both
+    ///   stores: this error, never a double or SQLite's "integer overflow").
+    package static func integerTotal(_ total: Int128, in context: String) throws -> Int64 {
+        guard let exact = Int64(exactly: total) else {
+            throw CoreDataError(.validationNumberTooLarge, "The integer total of \(context) is outside the 64-bit integer range.")
+        }
+        return exact
     }
 
     package static func average(_ values: [Any], in context: String) throws -> Any? {

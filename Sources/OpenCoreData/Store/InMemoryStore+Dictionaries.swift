@@ -60,11 +60,11 @@ extension InMemoryStore {
         case .aggregate(let aggregate, let path, _):
             guard let path else { return Int64(rows.count) }
             let values = rows.compactMap { storedValue(of: $0, keyPath: path) }
-            return try Self.aggregate(aggregate, values)
+            return try Self.aggregate(aggregate, values, keyPath: path)
         }
     }
 
-    private static func aggregate(_ aggregate: DictionaryFetch.Aggregate, _ values: [Any]) throws -> Any? {
+    private static func aggregate(_ aggregate: DictionaryFetch.Aggregate, _ values: [Any], keyPath: String) throws -> Any? {
         switch aggregate {
         case .count:
             return Int64(values.count)
@@ -76,7 +76,7 @@ extension InMemoryStore {
         case .sum, .average:
             guard !values.isEmpty else { return nil }
             let integers = values.compactMap(StoredNumber.integer)
-            if aggregate == .sum, integers.count == values.count { return try AggregateFunctions.integerSum(integers, in: "sum:") }
+            if aggregate == .sum, integers.count == values.count { return try AggregateFunctions.integerSum(integers, in: "sum: of '\(keyPath)'") }
             let total = values.reduce(0.0) { $0 + (StoredNumber.double($1) ?? 0) }
             return aggregate == .sum ? total : total / Double(values.count)
         }
