@@ -177,13 +177,15 @@ struct StoreFetch {
 
     /// Verifies that `keyPath` names properties: through to-one relationships only for a
     /// sort, through to-many ones too (and collection operators such as `@count`, or
-    /// `@max.key`) in a predicate. Returns the entity the path ends at when it ends at a
-    /// relationship (or at `SELF`).
+    /// `@max.key`) in a predicate, with at most `KeyPathReader.maximumKeys` keys. Returns
+    /// the entity the path ends at when it ends at a relationship (or at `SELF`).
     @discardableResult
     static func checkKeyPath(_ keyPath: String, from entity: EntityDescription, allowingToMany: Bool = false) throws -> EntityDescription? {
         var current: EntityDescription? = entity
         var afterOperator = false
-        for name in keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+        let names = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        try KeyPathReader.checkLength(names.count, keyPath: keyPath)
+        for name in names {
             if allowingToMany && name.hasPrefix("@") {
                 // `@count` ends in a number; `@max.key`, `@sum.key` go on from the same elements.
                 afterOperator = name == "@count"
