@@ -11,7 +11,9 @@ Output: cases/<name>/ with the store file (and any -wal, -shm or -journal beside
 manifest.json, one entry per case with the expected outcome of a plain open ("expect")
 and of an open with PersistentStoreOption.verifiesOnOpen ("verified"): "opens" or the
 name of the CoreDataError code, and for "opens" the number of Item rows it holds.
-Deterministic: python3 and its standard library only; no randomness without a seed.
+python3 and its standard library only; noise comes from a seeded generator, so every
+file is the same from run to run except the hot journal, whose header holds SQLite's
+random checksum nonce.
 """
 import json
 import os
