@@ -57,8 +57,11 @@ struct SQLiteFileHeader {
         return .database(SQLiteFileHeader(bytes: bytes, fileSize: Int(info.st_size), path: path))
     }
 
-    /// Whether anything exists at `path` (a `-wal` or `-journal` beside the store).
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    /// The size of the file at `path` (a `-wal` beside the store), or nil when there is none.
+    static func size(of path: String) -> Int? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : nil
+    }
 
     /// The page size, 512…65536 (stored as 1 for 65536).
     var pageSize: Int {
@@ -74,8 +77,8 @@ struct SQLiteFileHeader {
     ///
     /// With `checkingSize`, also compares the file's size with the page count and the
     /// freelist fields, when the header's page count is valid (its change counter equals
-    /// its version-valid-for number). Skip that while a rollback journal may still have to
-    /// restore the file.
+    /// its version-valid-for number). Check that only while the file cannot change and
+    /// no hot journal is left to restore it (see `SQLiteStore.open`).
     func validate(checkingSize: Bool) throws {
         let pageSize = pageSize
         guard pageSize >= 512, pageSize <= 65536, pageSize & (pageSize - 1) == 0 else {

@@ -12,8 +12,7 @@ extension SQLiteStore {
     static func open(path: String, model: ManagedObjectModel, schema: SQLiteSchema,
                      options: SQLiteStoreOptions) throws -> (SQLiteConnection, SQLiteMetadata) {
         let contents = try SQLiteFileHeader.read(path: path)
-        let hadJournal = SQLiteFileHeader.exists(path + "-journal")
-        if case .database(let header) = contents { try header.validate(checkingSize: !hadJournal) }
+        if case .database(let header) = contents { try header.validate(checkingSize: false) }
         if case .missing = contents {
             guard !options.readOnly else {
                 throw CoreDataError(.storeOpenFailed, "There is no store at \(path), and a store opened read-only is never created.")
@@ -23,7 +22,7 @@ extension SQLiteStore {
         // With a `-wal` present the check reads through a read-only connection, whose close
         // cannot checkpoint that WAL into the file; without one, a read-write connection
         // (which can roll back a hot journal) creates no side file that outlives it.
-        let checksReadOnly = options.readOnly || SQLiteFileHeader.exists(path + "-wal")
+        let checksReadOnly = options.readOnly || SQLiteFileHeader.size(of: path + "-wal") != nil
         var connection: SQLiteConnection
         do {
             connection = try SQLiteConnection(path: path, readOnly: checksReadOnly, create: contents.isMissing,
@@ -32,10 +31,10 @@ extension SQLiteStore {
             throw openingError(error, path: path)
         }
         do {
+            try connection.execute("BEGIN")
             var found = try SQLiteMetadata.read(from: connection)
-            if hadJournal && !checksReadOnly, case .database(let header) = try SQLiteFileHeader.read(path: path) {
-                try header.validate(checkingSize: true)  // now that SQLite has rolled the journal back
-            }
+            try checkSize(path: path)
+            try connection.execute("COMMIT")
             try found?.checkCompatible(with: model, path: path)
             if options.verifiesOnOpen { try quickCheck(connection) }
             if checksReadOnly && !options.readOnly {
@@ -68,6 +67,17 @@ extension SQLiteStore {
             connection.close()
             throw openingError(error, path: path)
         }
+    }
+
+    /// Compares the file's size with its header, inside the read transaction that read
+    /// the metadata: after SQLite rolled back any hot journal, and while no writer can
+    /// change the file (a rollback-mode writer needs the lock this reader holds). A
+    /// non-empty `-wal` may be checkpointed into the file at any moment by another
+    /// process, growing it page by page, so then the size is not checked.
+    private static func checkSize(path: String) throws {
+        guard case .database(let header) = try SQLiteFileHeader.read(path: path),
+              (SQLiteFileHeader.size(of: path + "-wal") ?? 0) == 0 else { return }
+        try header.validate(checkingSize: true)
     }
 
     private static func createParentFolder(of path: String) throws {

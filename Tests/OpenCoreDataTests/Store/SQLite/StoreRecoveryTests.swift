@@ -85,6 +85,22 @@ import Testing
         #expect(try items(in: coordinator) == (0..<20).map { "before \($0)" }.sorted())
     }
 
+    /// A crash before the WAL was checkpointed: the committed saves live only in the `-wal`
+    /// (the `-shm` is rebuilt from it).
+    @Test func savesLeftOnlyInTheWALAreRead() throws {
+        let stack = try TestStack(model: Models.nestedList())
+        try stack.context.performAndWait {
+            for title in ["in", "the", "wal"] { _ = stack.insert("Item", ["title": title]) }
+            try stack.context.save()
+        }
+        let url = try #require(stack.storeURL)
+        let copy = TemporaryFolder()
+        try FileManager.default.copyItem(at: url, to: copy.file())
+        try FileManager.default.copyItem(atPath: url.path + "-wal", toPath: copy.file().path + "-wal")
+        let coordinator = try PersistentStoreCoordinator.opening(Models.nestedList(), at: copy.file())
+        #expect(try items(in: coordinator) == ["in", "the", "wal"])
+    }
+
     @Test func twoCoordinatorsCreatingTheSameStoreAtOnceBothSucceed() throws {
         for _ in 0..<8 {
             let folder = TemporaryFolder()
