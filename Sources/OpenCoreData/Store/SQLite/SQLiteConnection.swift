@@ -101,6 +101,10 @@ final class SQLiteConnection {
         return statement.value(at: 0)
     }
 
+    /// Whether SQLite opened the file read-only: on request, or because the file or its
+    /// mount cannot be written.
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

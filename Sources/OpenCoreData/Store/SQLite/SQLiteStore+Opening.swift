@@ -41,13 +41,16 @@ extension SQLiteStore {
                 connection.close()
                 connection = try SQLiteConnection(path: path, create: false, busyTimeout: options.timeoutMilliseconds)
             }
-            // A read-only connection can change neither the journal mode nor how writes sync.
-            for pragma in options.pragmas where !(options.readOnly && SQLiteStoreOptions.defaultPragmas[pragma.name] != nil) {
+            // Opened read-only on request, or because the file cannot be written (saves then
+            // throw `.storeReadOnly`). Such a connection can change neither the journal mode
+            // nor how writes sync.
+            let readOnly = options.readOnly || connection.isReadOnly
+            for pragma in options.pragmas where !(readOnly && SQLiteStoreOptions.defaultPragmas[pragma.name] != nil) {
                 _ = try connection.scalar("PRAGMA \(pragma.name) = \(pragma.value)")
             }
-            if options.readOnly {
+            if readOnly {
                 guard let found else {
-                    throw CoreDataError(.storeOpenFailed, "The file at \(path) holds no store yet, and a store opened read-only is never created.")
+                    throw CoreDataError(.storeOpenFailed, "The file at \(path) holds no store yet, and a read-only store is never created.")
                 }
                 return (connection, found)
             }

@@ -91,18 +91,54 @@ import Testing
         #expect(FolderSnapshot(copy.url) == before)
     }
 
-    /// A folder SQLite cannot create the `-shm` in. Permission bits do not bind root,
-    /// so as root the test says so and checks nothing.
+    /// A folder SQLite cannot create the `-shm` in. Permission bits do not bind root, so
+    /// as root the test runs itself again as user `nobody`.
     @Test func aStoreInAReadOnlyFolderIsReadOnlyNotCorrupt() throws {
-        guard geteuid() != 0 else {
-            print("StoreErrorTests.aStoreInAReadOnlyFolderIsReadOnlyNotCorrupt: SKIPPED, running as root ignores directory permissions")
-            return
-        }
+        guard geteuid() != 0 else { return try UnprivilegedRun.test("StoreErrorTests/aStoreInAReadOnlyFolderIsReadOnlyNotCorrupt") }
         let stack = try closedStore(["kept"])
         let url = try #require(stack.storeURL)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: stack.folder.url.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stack.folder.url.path) }
+        let before = FolderSnapshot(stack.folder.url)
         let error = try #require(throws: CoreDataError.self) { try PersistentStoreCoordinator.opening(Models.nestedList(), at: url) }
         #expect(error.code == .storeReadOnly)
+        #expect(FolderSnapshot(stack.folder.url) == before)
+    }
+
+    /// A store file without write permission opens (SQLite falls back to reading) and
+    /// refuses saves with `.storeReadOnly`, keeping the context's changes.
+    @Test func aReadOnlyFileRefusesSavesWithStoreReadOnly() throws {
+        guard geteuid() != 0 else { return try UnprivilegedRun.test("StoreErrorTests/aReadOnlyFileRefusesSavesWithStoreReadOnly") }
+        let stack = try closedStore(["kept"])
+        let url = try #require(stack.storeURL)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
+        let coordinator = try PersistentStoreCoordinator.opening(Models.nestedList(), at: url)
+        let context = context(coordinator)
+        let error = try context.performAndWait {
+            #expect(try context.fetch(FetchRequest<ManagedObject>(entityName: "Item")).count == 1)
+            EntityDescription.insertNewObject(forEntityName: "Item", into: context).setValue("more", forKey: "title")
+            return try #require(throws: CoreDataError.self) { try context.save() }
+        }
+        #expect(error.code == .storeReadOnly)
+        #expect(context.performAndWait { context.hasChanges })
+    }
+
+    /// Another connection holding the file's exclusive lock past the timeout makes the open
+    /// fail with `.storeTimeout`: a busy store is never reported corrupt.
+    @Test func aStoreLockedPastTheTimeoutAtOpenIsATimeoutNotCorrupt() throws {
+        let stack = try closedStore(["kept"])
+        let url = try #require(stack.storeURL)
+        try SQLiteInspector(url).execute("PRAGMA journal_mode = DELETE")
+        let holder = try RawSQLiteConnection(url)
+        try holder.execute("BEGIN EXCLUSIVE")
+        let before = FolderSnapshot(stack.folder.url)
+        let error = try #require(throws: CoreDataError.self) {
+            try PersistentStoreCoordinator.opening(Models.nestedList(), at: url, options: [PersistentStoreOption.timeout: 0.1])
+        }
+        #expect(error.code == .storeTimeout)
+        #expect(FolderSnapshot(stack.folder.url) == before)
+        try holder.execute("ROLLBACK")
+        holder.close()
+        _ = try PersistentStoreCoordinator.opening(Models.nestedList(), at: url)
     }
 }
