@@ -46,7 +46,7 @@ extension SQLiteStore {
             // nor how writes sync.
             let readOnly = options.readOnly || connection.isReadOnly
             for pragma in options.pragmas where !(readOnly && SQLiteStoreOptions.defaultPragmas[pragma.name] != nil) {
-                _ = try connection.scalar("PRAGMA \(pragma.name) = \(pragma.value)")
+                try retryingWhileLocked(timeout: options.timeout) { _ = try connection.scalar("PRAGMA \(pragma.name) = \(pragma.value)") }
             }
             if readOnly {
                 guard let found else {
@@ -81,6 +81,20 @@ extension SQLiteStore {
         guard case .database(let header) = try SQLiteFileHeader.read(path: path),
               (SQLiteFileHeader.size(of: path + "-wal") ?? 0) == 0 else { return }
         try header.validate(checkingSize: true)
+    }
+
+    /// Runs `body` again while it fails with `.storeTimeout`, until `timeout` seconds have
+    /// passed: `PRAGMA journal_mode = WAL` needs an exclusive lock and fails at once,
+    /// without waiting in the busy handler, while another process is creating the store.
+    private static func retryingWhileLocked(timeout: Double, _ body: () throws -> Void) throws {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while true {
+            do {
+                return try body()
+            } catch let error as CoreDataError where error.code == .storeTimeout && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
     }
 
     private static func createParentFolder(of path: String) throws {

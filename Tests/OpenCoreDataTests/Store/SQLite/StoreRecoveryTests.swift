@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func twoCoordinatorsCreatingTheSameStoreAtOnceBothSucceed() throws {
-        for _ in 0..<8 {
+        for _ in 0..<24 {
             let folder = TemporaryFolder()
             let url = folder.file()
             let results = Results()
