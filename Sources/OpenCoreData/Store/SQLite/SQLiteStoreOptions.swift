@@ -38,12 +38,15 @@ struct SQLiteStoreOptions {
             guard let seconds = (value as? Double) ?? (value as? Int).map(Double.init), seconds >= 0, seconds.isFinite else {
                 throw Self.wrongType(PersistentStoreOption.timeout, "a number of seconds, 0 or more")
             }
-            timeout = seconds
+            timeout = min(seconds, Self.longestTimeout)
         }
     }
 
+    /// The longest busy timeout `sqlite3_busy_timeout` takes (Int32 milliseconds, ~24 days).
+    private static let longestTimeout = Double(Int32.max) / 1000
+
     /// The busy timeout in whole milliseconds, as `sqlite3_busy_timeout` takes it.
-    var timeoutMilliseconds: Int32 { Int32(min(timeout * 1000, Double(Int32.max)).rounded()) }
+    var timeoutMilliseconds: Int32 { Int32((timeout * 1000).rounded(.down)) }
 
     private static func bool(_ options: [String: any Sendable], _ key: String) throws -> Bool? {
         guard let value = options[key] else { return nil }

@@ -49,6 +49,13 @@ import Testing
         #expect(error.message.contains(key))
     }
 
+    @Test(arguments: [0.0, 1e300, Double(Int.max)])
+    func extremeTimeoutsAreAccepted(seconds: Double) throws {
+        let folder = TemporaryFolder()
+        let coordinator = try open([PersistentStoreOption.timeout: seconds], at: folder.file())
+        #expect(coordinator.persistentStores.count == 1)
+    }
+
     @Test func verifiesOnOpenRefusesADamagedPageThatAPlainOpenReadsPast() throws {
         let stack = try TestStack(model: Models.nestedList())
         try stack.context.performAndWait {
