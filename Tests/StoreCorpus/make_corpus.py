@@ -191,6 +191,18 @@ def main():
         db.execute("CREATE TABLE people (name TEXT)")
         db.execute("INSERT INTO people VALUES ('x')")
         db.close()
+        other = os.path.join(tmp, "other.sqlite")
+        db = sqlite3.connect(other, isolation_level=None)
+        db.execute("PRAGMA page_size = 1024")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA wal_autocheckpoint = 0")
+        db.execute("CREATE TABLE people (name TEXT)")
+        db.execute("INSERT INTO people VALUES ('x')")
+        with open(other + "-wal", "rb") as f:
+            case("mispaired-wal", "another database's -wal beside the store: SQLite cannot tell and reads that "
+                 "database's schema, so the open is refused and both files are kept",
+                 "notAStore", files={"store.sqlite": GOOD, "store.sqlite-wal": f.read()})
+        db.close()
         with open(empty, "rb") as f:
             case("empty-schema", "journal_mode set, no table: a creation killed before its schema committed; becomes the store",
                  "opens", rows=0, files={"store.sqlite": f.read()})

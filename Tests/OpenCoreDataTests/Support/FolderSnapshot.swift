@@ -15,6 +15,15 @@ struct FolderSnapshot: Equatable, CustomStringConvertible {
         self.files = files
     }
 
+    /// The snapshot without the file `name`.
+    func excluding(_ name: String) -> FolderSnapshot {
+        var files = files
+        files[name] = nil
+        return FolderSnapshot(files: files)
+    }
+
+    private init(files: [String: String]) { self.files = files }
+
     var description: String { files.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "\n") }
 }
 

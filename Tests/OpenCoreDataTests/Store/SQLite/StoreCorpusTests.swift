@@ -5,7 +5,8 @@ import Testing
 /// Replays the corpus of damaged stores in `Tests/StoreCorpus` (made by its
 /// `make_corpus.py` from `good.sqlite`): every case opens with the rows it should hold or
 /// throws the `CoreDataError` its manifest names, never crashes, and a refused open
-/// leaves every file of the folder byte for byte as it was.
+/// leaves every file of the folder byte for byte as it was (SQLite may add the `-shm` of
+/// a `-wal` that has none).
 @Suite struct StoreCorpusTests {
     private static let corpus = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -51,7 +52,13 @@ import Testing
                 coordinator.persistentStores.forEach(coordinator.remove)
             } catch let error as CoreDataError {
                 #expect(error.code.name == expected, "\(corpusCase.name) (verifies: \(verifies)): \(error)")
-                #expect(FolderSnapshot(folder.url) == before, "\(corpusCase.name) (verifies: \(verifies)) changed its folder")
+                var after = FolderSnapshot(folder.url)
+                if before.files["store.sqlite-wal"] != nil && before.files["store.sqlite-shm"] == nil {
+                    // Reading a -wal that has no -shm makes SQLite create that shared-memory
+                    // index (no data); deleting it again could race with another process.
+                    after = after.excluding("store.sqlite-shm")
+                }
+                #expect(after == before, "\(corpusCase.name) (verifies: \(verifies)) changed its folder")
             }
         }
     }
