@@ -20,8 +20,9 @@ extension SQLiteStore {
             try createParentFolder(of: path)
         }
         // With a `-wal` present the check reads through a read-only connection, whose close
-        // cannot checkpoint that WAL into the file; without one, a read-write connection
-        // (which can roll back a hot journal) creates no side file that outlives it.
+        // cannot checkpoint that WAL into the file (SQLite may add the `-shm` of a `-wal`
+        // that has none); without one, a read-write connection (which can roll back a hot
+        // journal) creates no side file that outlives it.
         let checksReadOnly = options.readOnly || SQLiteFileHeader.size(of: path + "-wal") != nil
         var connection: SQLiteConnection
         do {
@@ -31,10 +32,7 @@ extension SQLiteStore {
             throw openingError(error, path: path)
         }
         do {
-            try connection.execute("BEGIN")
-            var found = try SQLiteMetadata.read(from: connection)
-            try checkSize(path: path)
-            try connection.execute("COMMIT")
+            let found = try readMetadata(connection)
             try found?.checkCompatible(with: model, path: path)
             if options.verifiesOnOpen { try quickCheck(connection) }
             if checksReadOnly && !options.readOnly {
@@ -54,33 +52,45 @@ extension SQLiteStore {
                 }
                 return (connection, found)
             }
-            let metadata = try connection.inTransaction {
-                if found == nil {
-                    // Another process may have created the store since the first look.
-                    found = try SQLiteMetadata.read(from: connection)
-                    try found?.checkCompatible(with: model, path: path)
-                }
-                guard let found else { return try createStore(on: connection, model: model, schema: schema) }
-                for statement in schema.indexSQL(model: model) { try connection.execute(statement) }
-                try healPrimaryKeyCounters(on: connection, schema: schema)
-                return found
-            }
-            return (connection, metadata)
+            return (connection, try prepareForWriting(connection, found: found, model: model, schema: schema))
         } catch {
             connection.close()
             throw openingError(error, path: path)
         }
     }
 
-    /// Compares the file's size with its header, inside the read transaction that read
-    /// the metadata: after SQLite rolled back any hot journal, and while no writer can
-    /// change the file (a rollback-mode writer needs the lock this reader holds). A
-    /// non-empty `-wal` may be checkpointed into the file at any moment by another
+    /// The metadata (nil: no tables yet), read in one read transaction that also compares
+    /// the file's size with its header: after SQLite rolled back any hot journal, and while
+    /// no writer can change the file (a rollback-mode writer needs the lock this reader
+    /// holds). A non-empty `-wal` may be checkpointed into the file at any moment by another
     /// process, growing it page by page, so then the size is not checked.
-    private static func checkSize(path: String) throws {
-        guard case .database(let header) = try SQLiteFileHeader.read(path: path),
-              (SQLiteFileHeader.size(of: path + "-wal") ?? 0) == 0 else { return }
-        try header.validate(checkingSize: true)
+    private static func readMetadata(_ connection: SQLiteConnection) throws -> SQLiteMetadata? {
+        let path = connection.path
+        try connection.execute("BEGIN")
+        let found = try SQLiteMetadata.read(from: connection)
+        if case .database(let header) = try SQLiteFileHeader.read(path: path), (SQLiteFileHeader.size(of: path + "-wal") ?? 0) == 0 {
+            try header.validate(checkingSize: true)
+        }
+        try connection.execute("COMMIT")
+        return found
+    }
+
+    /// In one write transaction: creates the store when the file has no tables yet (unless
+    /// another process created it since `found` was read), else adds missing indexes and
+    /// heals the primary-key counters. Returns the store's metadata.
+    private static func prepareForWriting(_ connection: SQLiteConnection, found: SQLiteMetadata?,
+                                          model: ManagedObjectModel, schema: SQLiteSchema) throws -> SQLiteMetadata {
+        try connection.inTransaction {
+            var found = found
+            if found == nil {
+                found = try SQLiteMetadata.read(from: connection)
+                try found?.checkCompatible(with: model, path: connection.path)
+            }
+            guard let found else { return try createStore(on: connection, model: model, schema: schema) }
+            for statement in schema.indexSQL(model: model) { try connection.execute(statement) }
+            try healPrimaryKeyCounters(on: connection, schema: schema)
+            return found
+        }
     }
 
     /// Runs `body` again while it fails with `.storeTimeout`, until `timeout` seconds have
