@@ -28,9 +28,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///   - type: `.sqlite` (the default store) or `.inMemory`.
     ///   - configuration: a configuration name of the model, or nil for all entities.
     ///   - url: the store file (ignored by the in-memory store).
-    ///   - options: store options (none are needed today).
+    ///   - options: `PersistentStoreOption` keys (pragmas, read-only, timeout, a quick
+    ///     check at open); the in-memory store ignores them.
     /// - Throws: `.invalidModel`, `.incompatibleModel`, `.notAStore`, `.storeCorrupt`,
-    ///   `.storeOpenFailed`; nothing is written to an existing file that fails to open.
+    ///   `.storeReadOnly`, `.storeTimeout`, `.storeOpenFailed`; nothing is written to an
+    ///   existing file that fails to open (except rolling back a hot journal).
     @discardableResult
     public func addPersistentStore(
         type: PersistentStoreType,
@@ -43,7 +45,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         switch type {
         case .sqlite:
             guard let url, url.isFileURL else { throw CoreDataError(.storeOpenFailed, "A SQLite store needs a file URL.") }
-            backend = try SQLiteStore(model: managedObjectModel, url: url)
+            backend = try SQLiteStore(model: managedObjectModel, url: url, options: SQLiteStoreOptions(options))
         case .inMemory:
             backend = InMemoryStore(model: managedObjectModel)
         default:
