@@ -4,12 +4,21 @@ extension ManagedObjectContext {
     /// Writes every insert, change and delete to the store, in one transaction.
     ///
     /// Delete rules run first, then `willSave`, then every object is validated and all
-    /// failures are reported together. Only then is the store written. On any failure
-    /// the store is exactly as before, objects keep their temporary IDs, and the
-    /// context keeps its changes to fix and retry.
+    /// failures are reported together (a relationship to an object of another store is
+    /// `.externalRelationship`). Only then is the store written. On any failure the
+    /// store is exactly as before, objects keep their temporary IDs, and the context
+    /// keeps its changes to fix and retry.
+    ///
+    /// With several stores, each object is written to its own store, one transaction
+    /// per store, in the order the stores were added. SQLite cannot commit several files
+    /// atomically: if a store fails after earlier ones committed, their commits stay and
+    /// the save throws `.storeIncompleteSave` naming them, while the context keeps all
+    /// its changes (saving again would write the committed objects a second time:
+    /// discard or refetch them). A failure in the first store written leaves every
+    /// store as it was.
     ///
     /// - Throws: a validation error (`.validationMultipleErrors` for several),
-    ///   `.constraintViolation`, or a store error.
+    ///   `.constraintViolation`, `.storeIncompleteSave`, or a store error.
     public func save() throws {
         processPendingChanges()
         guard hasChanges else { return }
@@ -33,6 +42,7 @@ extension ManagedObjectContext {
         for object in inserted { collect(object.validateForInsert) }
         for object in updated { collect(object.validateForUpdate) }
         for object in deleted { collect(object.validateForDelete) }
+        errors += externalRelationshipErrors()
         try CoreDataError.throwCombined(errors)
     }
 
@@ -131,7 +141,12 @@ extension ManagedObjectContext {
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         let needing = objects.filter { $0.objectID.isTemporaryID }
         guard !needing.isEmpty else { return }
-        let map = try coordinator.obtainPermanentIDs(for: needing.map(\.objectID))
+        adoptPermanentIDs(try coordinator.obtainPermanentIDs(for: needing.map(\.objectID)), for: needing)
+    }
+
+    /// Gives `needing` (objects with temporary IDs) their permanent IDs from `map`, and
+    /// updates the relationships that refer to them.
+    func adoptPermanentIDs(_ map: [ManagedObjectID: ManagedObjectID], for needing: [ManagedObject]) {
         let temporary = needing.map(\.objectID)
         let ids = PermanentIDs(temporary: temporary, permanent: temporary.map { map[$0] ?? $0 }, needsLookup: true)
         for (object, permanent) in zip(needing, ids.permanent) { rekey(object, to: permanent) }

@@ -27,7 +27,10 @@ final class SQLiteStore: StoreBackend {
     /// An existing file is checked before anything is written: a file that is not SQLite,
     /// a SQLite database without store metadata, or a store of another model throws,
     /// and the file (and its `-wal`) is left untouched.
-    init(model: ManagedObjectModel, url: URL) throws {
+    /// `entities` are those of the store's configuration: only their tables are created.
+    /// `Z_PRIMARYKEY` and the metadata's version hashes cover the whole model, as in Core
+    /// Data, so a store is checked against the model whatever its configuration.
+    init(model: ManagedObjectModel, url: URL, entities: [EntityDescription]) throws {
         self.model = model
         self.url = url
         schema = SQLiteSchema(model: model)
@@ -49,9 +52,11 @@ final class SQLiteStore: StoreBackend {
         try configureConnection()
         try connection.inTransaction {
             if existing {
-                for statement in schema.indexSQL(model: model) { try connection.execute(statement) }
+                for statement in schema.tableSQL(for: entities) + schema.indexSQL(model: model, entities: entities) {
+                    try connection.execute(statement)
+                }
             } else {
-                for statement in schema.creationSQL(model: model) { try connection.execute(statement) }
+                for statement in schema.creationSQL(model: model, entities: entities) { try connection.execute(statement) }
                 try writePrimaryKeyRows()
                 try stored.write(to: connection)
             }

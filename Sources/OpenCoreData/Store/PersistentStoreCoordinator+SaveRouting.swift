@@ -1,0 +1,94 @@
+import Foundation
+
+/// A save over several stores: the request split per store, then committed store by
+/// store. Called under the coordinator's lock.
+extension PersistentStoreCoordinator {
+    /// One store's share of a save, with the positions of its inserts in the whole request.
+    struct SavePart {
+        let store: PersistentStore
+        var request: SaveRequest
+        var insertPositions: [Int] = []
+    }
+
+    /// `request` split by store, in the order the stores were added: each insert, update
+    /// and delete goes to its object's store, each to-many change to its owner's.
+    ///
+    /// - Throws: `.objectNotFound` for an object of a store this coordinator does not
+    ///   have; `.storeOperationFailed` for a new object no store holds.
+    func split(_ request: SaveRequest) throws -> [SavePart] {
+        if request.isEmpty { return [] }
+        if stores.count == 1 {
+            // One store: nothing to split; only saved objects of another store are refused.
+            let store = stores[0]
+            for id in request.updates.lazy.map(\.id) + request.deletes where store.backend.token !== id.storeToken {
+                _ = try self.store(for: id)
+            }
+            var part = SavePart(store: store, request: request)
+            part.insertPositions = Array(request.inserts.indices)
+            return [part]
+        }
+        var parts: [SavePart] = []
+        func part(for id: ManagedObjectID) throws -> Int {
+            let store = try store(for: id)
+            if let index = parts.firstIndex(where: { $0.store === store }) { return index }
+            var empty = SaveRequest()
+            empty.refersToObjects = request.refersToObjects
+            parts.append(SavePart(store: store, request: empty))
+            return parts.count - 1
+        }
+        for (position, row) in request.inserts.enumerated() {
+            let index = try part(for: row.id)
+            parts[index].request.inserts.append(row)
+            parts[index].insertPositions.append(position)
+        }
+        for row in request.updates { parts[try part(for: row.id)].request.updates.append(row) }
+        for id in request.deletes { parts[try part(for: id)].request.deletes.append(id) }
+        for change in request.toManyChanges { parts[try part(for: change.owner)].request.toManyChanges.append(change) }
+        let order = Dictionary(uniqueKeysWithValues: stores.enumerated().map { (ObjectIdentifier($0.element), $0.offset) })
+        return parts.sorted { order[ObjectIdentifier($0.store), default: 0] < order[ObjectIdentifier($1.store), default: 0] }
+    }
+
+    /// Commits each part in its own transaction, in order; returns the permanent IDs of
+    /// every insert, in the order of `request.inserts`.
+    ///
+    /// SQLite cannot commit two files atomically. If a store fails after earlier ones
+    /// committed, those commits stay: this throws `.storeIncompleteSave` naming the
+    /// stores that committed (with the failure as its underlying error), and the context
+    /// keeps every change as unsaved, including those the committed stores now hold.
+    /// A failure in the first store written leaves every store unchanged.
+    func commit(_ parts: [SavePart], of request: SaveRequest) throws -> PermanentIDs {
+        var permanent = request.inserts.map(\.id)
+        var committed: [PersistentStore] = []
+        for part in parts {
+            let map: PermanentIDs
+            do {
+                map = try part.store.save(part.request)
+            } catch let error as CoreDataError {
+                guard !committed.isEmpty else { throw error }
+                let names = committed.map(\.description).joined(separator: ", ")
+                throw CoreDataError(.storeIncompleteSave,
+                    "The save committed to \(names), then failed in \(part.store): \(error.message) Those commits stay; the context keeps its changes.",
+                    objectID: error.objectID, key: error.key, underlyingErrors: [error])
+            }
+            rowCache.didSave(part.request, permanentIDs: map)
+            committed.append(part.store)
+            for (index, position) in part.insertPositions.enumerated() { permanent[position] = map.permanent[index] }
+        }
+        return PermanentIDs(temporary: request.inserts.map(\.id), permanent: permanent, needsLookup: request.refersToObjects)
+    }
+
+    /// `items` grouped by the store holding the object each names (`id`), in the order
+    /// the stores were added.
+    func grouped<Item>(_ items: [Item], by id: (Item) -> ManagedObjectID) throws -> [(store: PersistentStore, items: [Item])] {
+        var groups: [(store: PersistentStore, items: [Item])] = []
+        for item in items {
+            let store = try store(for: id(item))
+            if let index = groups.firstIndex(where: { $0.store === store }) {
+                groups[index].items.append(item)
+            } else {
+                groups.append((store, [item]))
+            }
+        }
+        return groups
+    }
+}
