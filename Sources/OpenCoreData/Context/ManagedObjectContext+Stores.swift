@@ -34,16 +34,26 @@ extension ManagedObjectContext {
     func externalRelationshipErrors() -> [CoreDataError] {
         let coordinator = coordinator
         return coordinator.lock.withLock {
+            // One store holding every entity: only saved objects of other stores are outsiders.
+            let single = coordinator.stores.count == 1 && coordinator.stores[0].holdsAllEntities ? coordinator.stores[0] : nil
+            let singleToken = single?.backend.token
+            func store(of id: ManagedObjectID) -> PersistentStore? {
+                if let single, id.isTemporaryID || id.storeToken === singleToken { return single }
+                return try? coordinator.store(for: id)
+            }
             var errors: [CoreDataError] = []
             func check(_ object: ManagedObject, slots: some Sequence<Int>) {
-                let home = try? coordinator.store(for: object.objectID)
+                let home = store(of: object.objectID)
                 for slot in slots {
                     guard let relationship = object.slots.relationships[slot] else { continue }
-                    let targets = relationship.isToMany
-                        ? object.toMany[slot]?.ordered ?? []
-                        : (object.values[slot] as? ManagedObjectID).map { [$0] } ?? []
-                    guard let outsider = targets.first(where: { (try? coordinator.store(for: $0)) !== home }) else { continue }
-                    let place = (try? coordinator.store(for: outsider)).map { "\($0)" } ?? "a store this coordinator does not have"
+                    let outsider: ManagedObjectID?
+                    if relationship.isToMany {
+                        outsider = object.toMany[slot]?.ordered.first { store(of: $0) !== home }
+                    } else {
+                        outsider = (object.values[slot] as? ManagedObjectID).flatMap { store(of: $0) !== home ? $0 : nil }
+                    }
+                    guard let outsider else { continue }
+                    let place = store(of: outsider).map { "\($0)" } ?? "a store this coordinator does not have"
                     errors.append(CoreDataError(.externalRelationship,
                         "\(object.entity.name).\(relationship.name) of \(object.objectID) (in \(home.map { "\($0)" } ?? "no store")) relates to \(outsider) in \(place): relationships cannot cross persistent stores.",
                         objectID: object.objectID, key: relationship.name))

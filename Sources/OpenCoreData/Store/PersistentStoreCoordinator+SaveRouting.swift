@@ -3,7 +3,8 @@ import Foundation
 /// A save over several stores: the request split per store, then committed store by
 /// store. Called under the coordinator's lock.
 extension PersistentStoreCoordinator {
-    /// One store's share of a save, with the positions of its inserts in the whole request.
+    /// One store's share of a save, with the positions of its inserts in the whole
+    /// request (left empty when the part is the whole request).
     struct SavePart {
         let store: PersistentStore
         var request: SaveRequest
@@ -20,12 +21,10 @@ extension PersistentStoreCoordinator {
         if stores.count == 1 {
             // One store: nothing to split; only saved objects of another store are refused.
             let store = stores[0]
-            for id in request.updates.lazy.map(\.id) + request.deletes where store.backend.token !== id.storeToken {
-                _ = try self.store(for: id)
-            }
-            var part = SavePart(store: store, request: request)
-            part.insertPositions = Array(request.inserts.indices)
-            return [part]
+            let token = store.backend.token
+            for row in request.updates where row.id.storeToken !== token { _ = try self.store(for: row.id) }
+            for id in request.deletes where id.storeToken !== token { _ = try self.store(for: id) }
+            return [SavePart(store: store, request: request)]
         }
         var parts: [SavePart] = []
         func part(for id: ManagedObjectID) throws -> Int {

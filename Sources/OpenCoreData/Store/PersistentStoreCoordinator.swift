@@ -27,7 +27,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - type: `.sqlite` (the default store) or `.inMemory`.
-    ///   - configuration: a configuration name of the model, or nil for all entities.
+    ///   - configuration: a configuration name of the model, or nil for all entities. A
+    ///     store holds (and a new SQLite file gets tables for) only its configuration's
+    ///     entities; a new object goes to the first store holding its entity (or the one
+    ///     `ManagedObjectContext.assign(_:to:)` names), and fetches read every store
+    ///     holding the fetched entity.
     ///   - url: the store file (ignored by the in-memory store).
     ///   - options: store options (none are needed today).
     /// - Throws: `.invalidModel`, `.incompatibleModel`, `.notAStore`, `.storeCorrupt`,
@@ -180,6 +184,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 }
                 return try store.obtainPermanentIDs(for: ids)
             }
+            if stores.count == 1 { return try stores[0].obtainPermanentIDs(for: ids) }
             var map: [ManagedObjectID: ManagedObjectID] = [:]
             for group in try grouped(ids, by: { $0 }) {
                 map.merge(try group.store.obtainPermanentIDs(for: group.items)) { first, _ in first }
