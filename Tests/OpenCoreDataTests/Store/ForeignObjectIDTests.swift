@@ -63,6 +63,18 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func aTemporaryObjectMatchesNoStoredRow(kind: StoreKind) throws {
+        let stacks = try TwoStacks(kind)
+        let scratch = stacks.ours.newContext()
+        let pending = EntityDescription.insertNewObject(forEntityName: "Item", into: scratch)
+        let request = FetchRequest<ManagedObject>(entityName: "Item")
+        request.predicate = try CDPredicate(format: "parent == %@", argumentArray: [pending.objectID])
+        #expect(try stacks.ours.newContext().fetch(request).isEmpty)
+        request.predicate = try CDPredicate(format: "parent != %@", argumentArray: [pending.objectID])
+        #expect(try stacks.ours.newContext().fetch(request).count == 4)
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func aForeignObjectCannotBeLinkedOrDeletedThroughItsID(kind: StoreKind) throws {
         let stacks = try TwoStacks(kind)
         let context = stacks.ours.context

@@ -180,6 +180,27 @@ private final class TwoStores {
         #expect(try reopened.fetch("Log", sortedBy: "message").compactMap(\.objectID.primaryKey).sorted() == [1, 2])
     }
 
+    @Test func aStoreReopenedWithAnotherConfigurationGetsTheTablesItLacks() throws {
+        let stores = try TwoStores(logs: .sqlite)
+        stores.insert("Account", ["name": "alice"])
+        try stores.context.save()
+        let whole = try TestStack(model: configuredModel(), kind: .sqlite, folder: stores.folder, file: "main.sqlite")
+        #expect(whole.coordinator.persistentStores[0].identifier == stores.main.identifier)
+        _ = whole.insert("Log", ["message": "now here"])
+        try whole.context.save()
+        #expect(try whole.fetch("Log").count == 1)
+        #expect(try whole.fetch("Account").count == 1)
+    }
+
+    @Test func aKeyPathIntoAnotherStoresEntityIsATypedError() throws {
+        let stores = try TwoStores(logs: .sqlite)
+        stores.insert("Log", ["message": "started"])
+        try stores.context.save()
+        let request = FetchRequest<ManagedObject>(entityName: "Log")
+        request.predicate = try CDPredicate(format: "account.name == 'alice'")
+        #expect(throws: CoreDataError.self) { try stores.newContext().fetch(request) }
+    }
+
     @Test func aStoreReopenedWithAChangedModelIsStillRefused() throws {
         let stores = try TwoStores(logs: .sqlite)
         stores.insert("Log", ["message": "started"])
