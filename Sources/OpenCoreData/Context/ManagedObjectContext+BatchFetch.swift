@@ -35,7 +35,7 @@ extension ManagedObjectContext {
                                       prefetchPaths: query.prefetchPaths, firesFaults: !request.returnsObjectsAsFaults)
         }
         let merged = try fetchObjects(query, request: request)
-        var keys = StoredKeys(token: try coordinator.storeToken(for: query.entity))
+        var keys = StoredKeys(token: try coordinator.storeToken(for: query))
         var inserted: [ManagedObject] = []
         for object in merged {
             if let key = object.objectID.primaryKey {

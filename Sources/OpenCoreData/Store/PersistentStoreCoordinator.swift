@@ -121,9 +121,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try lock.withLock { try singleStore(for: query, request: "A dictionary fetch").fetchDictionaries(query) }
     }
 
-    /// The identity of the store a new object of `entity` goes to, for building its object IDs.
-    func storeToken(for entity: EntityDescription) throws -> StoreToken {
-        try lock.withLock { try store(for: entity).backend.token }
+    /// The identity of the first store holding rows `query` can match, for keys of
+    /// its results (keys of other stores' rows carry their own).
+    func storeToken(for query: StoreFetch) throws -> StoreToken {
+        try lock.withLock { try stores(for: query)[0].store.backend.token }
     }
 
     /// The keys of the rows `query` matches, in order (for batch-faulting arrays), from
@@ -158,8 +159,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Writes `request`, one transaction per store it touches; returns the permanent IDs
     /// of inserted objects.
     ///
-    /// Each object is written to its own store (see `split(_:)`); everything was
-    /// validated and prepared before the first store is written. With several stores the
+    /// Each object is written to its own store (see `split(_:)`); the context validated
+    /// every object, and the request was split and routed, before the first store is
+    /// written. With several stores the
     /// save is atomic per store only: SQLite commits each file on its own, so when a
     /// later store fails, the earlier ones stay committed (see `commit(_:of:)`, which
     /// throws `.storeIncompleteSave` naming them). A failure in the first store written
