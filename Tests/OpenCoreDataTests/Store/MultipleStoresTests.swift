@@ -162,22 +162,29 @@ private final class TwoStores {
         #expect(withPending.map { $0.value(forKey: "rank") as? Int64 } == [0, 1, 2, 3, 4, 5, 6])
     }
 
-    @Test func theSQLiteStoresKeepTheirObjectsWhenReopened() throws {
-        let stores = try TwoStores(logs: .sqlite)
-        let account = stores.insert("Account", ["name": "alice"])
-        stores.insert("Log", ["message": "started"]).setValue(nil, forKey: "account")
+    @Test(arguments: StoreKind.allCases)
+    func theSQLiteStoresKeepTheirObjectsWhenReopened(logsKind: StoreKind) throws {
+        let stores = try TwoStores(logs: logsKind)
+        stores.insert("Account", ["name": "alice"])
+        stores.insert("Log", ["message": "started"])
         try stores.insertEvents()
-        _ = account
         let reopened = try stores.reopened()
         #expect(reopened.main.identifier == stores.main.identifier)
-        #expect(reopened.logs.identifier == stores.logs.identifier)
         #expect(try reopened.fetch("Account").count == 1)
+        let ranks = try reopened.fetch("Event", sortedBy: "rank").map { $0.value(forKey: "rank") as? Int64 }
+        guard logsKind == .sqlite else {
+            // A new in-memory store starts empty; the main file keeps its events.
+            #expect(try reopened.fetch("Log").isEmpty)
+            #expect(ranks == [1, 3, 5])
+            return
+        }
+        #expect(reopened.logs.identifier == stores.logs.identifier)
         #expect(try reopened.fetch("Log").map { $0.value(forKey: "message") as? String } == ["started"])
-        #expect(try reopened.fetch("Event", sortedBy: "rank").map { $0.value(forKey: "rank") as? Int64 } == [1, 2, 3, 4, 5, 6])
+        #expect(ranks == [1, 2, 3, 4, 5, 6])
         // New rows continue each store's own primary keys.
         reopened.insert("Log", ["message": "again"])
         try reopened.context.save()
-        #expect(try reopened.fetch("Log", sortedBy: "message").compactMap(\.objectID.primaryKey).sorted() == [1, 2])
+        #expect(try reopened.fetch("Log").compactMap(\.objectID.primaryKey).sorted() == [1, 2])
     }
 
     @Test func aStoreReopenedWithAnotherConfigurationGetsTheTablesItLacks() throws {
@@ -190,6 +197,22 @@ private final class TwoStores {
         try whole.context.save()
         #expect(try whole.fetch("Log").count == 1)
         #expect(try whole.fetch("Account").count == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aRelationshipIntoAnotherStoreReadsAndPrefetchesAsEmpty(logsKind: StoreKind) throws {
+        let stores = try TwoStores(logs: logsKind)
+        stores.insert("Account", ["name": "alice"])
+        stores.insert("Log", ["message": "started"])
+        try stores.context.save()
+        let request = FetchRequest<ManagedObject>(entityName: "Account")
+        request.relationshipKeyPathsForPrefetching = ["logs"]
+        let context = stores.newContext()
+        let account = try #require(try context.fetch(request).first)
+        #expect((account.value(forKey: "logs") as? Set<ManagedObject>)?.isEmpty == true)
+        let log = try #require(try stores.fetch("Log", in: context).first)
+        #expect(log.value(forKey: "account") == nil)
+        #expect(context.lastFaultError == nil)
     }
 
     @Test func aKeyPathIntoAnotherStoresEntityIsATypedError() throws {
