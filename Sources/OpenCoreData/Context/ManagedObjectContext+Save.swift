@@ -12,10 +12,10 @@ extension ManagedObjectContext {
     /// With several stores, each object is written to its own store, one transaction
     /// per store, in the order the stores were added. SQLite cannot commit several files
     /// atomically: if a store fails after earlier ones committed, their commits stay and
-    /// the save throws `.storeIncompleteSave` naming them, while the context keeps all
-    /// its changes (saving again would write the committed objects a second time:
-    /// discard or refetch them). A failure in the first store written leaves every
-    /// store as it was.
+    /// the save throws `.storeIncompleteSave` naming them; the objects of the committed
+    /// stores are then saved (permanent IDs, no changes) and the others keep their
+    /// changes, so fixing the cause and saving again writes only those. A failure in
+    /// the first store written leaves every store as it was.
     ///
     /// - Throws: a validation error (`.validationMultipleErrors` for several),
     ///   `.constraintViolation`, `.storeIncompleteSave`, or a store error.
@@ -28,7 +28,13 @@ extension ManagedObjectContext {
         processPendingChanges()
         try validatePendingChanges()
         let (request, insertedObjects) = makeSaveRequest()
-        let permanentIDs = try coordinator.save(request)
+        let permanentIDs: PermanentIDs
+        do {
+            permanentIDs = try coordinator.save(request)
+        } catch let incomplete as IncompleteSave {
+            didSaveIncompletely(incomplete, insertedObjects: insertedObjects, refersToObjects: request.refersToObjects)
+            throw incomplete.error
+        }
         didSave(insertedObjects, permanentIDs: permanentIDs, refersToObjects: request.refersToObjects)
     }
 
@@ -87,7 +93,7 @@ extension ManagedObjectContext {
     }
 
     /// After a successful write: permanent IDs, new committed values, clean state.
-    private func didSave(_ insertedObjects: [ManagedObject], permanentIDs: PermanentIDs, refersToObjects: Bool) {
+    func didSave(_ insertedObjects: [ManagedObject], permanentIDs: PermanentIDs, refersToObjects: Bool) {
         for (object, permanent) in zip(insertedObjects, permanentIDs.permanent) where object.objectID != permanent {
             rekey(object, to: permanent)
         }

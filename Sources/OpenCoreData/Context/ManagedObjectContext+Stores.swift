@@ -67,4 +67,23 @@ extension ManagedObjectContext {
             return errors
         }
     }
+
+    /// After a save that committed to some stores only: their objects become saved, as
+    /// after a full save; the objects of the other stores keep their changes.
+    func didSaveIncompletely(_ incomplete: IncompleteSave, insertedObjects: [ManagedObject], refersToObjects: Bool) {
+        let committedInserts = Set(incomplete.permanentIDs.temporary)
+        let saved = insertedObjects.filter { committedInserts.contains($0.objectID) }
+        let keptInserted = inserted.filter { !committedInserts.contains($0.objectID) }
+        let keptOrder = insertionOrder.filter { keptInserted.contains($0) }
+        let keptUpdated = updated.filter { !incomplete.savedIDs.contains($0.objectID) }
+        let keptDeleted = deleted.filter { !incomplete.savedIDs.contains($0.objectID) }
+        inserted.subtract(keptInserted)
+        updated.subtract(keptUpdated)
+        deleted.subtract(keptDeleted)
+        didSave(saved, permanentIDs: incomplete.permanentIDs, refersToObjects: refersToObjects)
+        inserted = keptInserted
+        insertionOrder = keptOrder
+        updated = keptUpdated
+        deleted = keptDeleted
+    }
 }

@@ -51,26 +51,24 @@ extension PersistentStoreCoordinator {
     /// every insert, in the order of `request.inserts`.
     ///
     /// SQLite cannot commit two files atomically. If a store fails after earlier ones
-    /// committed, those commits stay: this throws `.storeIncompleteSave` naming the
-    /// stores that committed (with the failure as its underlying error), and the context
-    /// keeps every change as unsaved, including those the committed stores now hold.
-    /// A failure in the first store written leaves every store unchanged.
+    /// committed, those commits stay: this throws `IncompleteSave`, whose error
+    /// (`.storeIncompleteSave`) names the stores that committed, with what they now hold
+    /// for the context to mark as saved. A failure in the first store written leaves
+    /// every store unchanged and throws that store's error.
     func commit(_ parts: [SavePart], of request: SaveRequest) throws -> PermanentIDs {
         var permanent = request.inserts.map(\.id)
-        var committed: [PersistentStore] = []
+        var committed: [SavePart] = []
         for part in parts {
             let map: PermanentIDs
             do {
                 map = try part.store.save(part.request)
-            } catch let error as CoreDataError {
+            } catch {
                 guard !committed.isEmpty else { throw error }
-                let names = committed.map(\.description).joined(separator: ", ")
-                throw CoreDataError(.storeIncompleteSave,
-                    "The save committed to \(names), then failed in \(part.store): \(error.message) Those commits stay; the context keeps its changes.",
-                    objectID: error.objectID, key: error.key, underlyingErrors: [error])
+                let failure = error as? CoreDataError ?? CoreDataError(.storeSaveFailed, "\(error)")
+                throw IncompleteSave(failure: failure, in: part.store, committed: committed, permanent: permanent, of: request)
             }
             rowCache.didSave(part.request, permanentIDs: map)
-            committed.append(part.store)
+            committed.append(part)
             for (index, position) in part.insertPositions.enumerated() { permanent[position] = map.permanent[index] }
         }
         return PermanentIDs(temporary: request.inserts.map(\.id), permanent: permanent, needsLookup: request.refersToObjects)
@@ -89,5 +87,26 @@ extension PersistentStoreCoordinator {
             }
         }
         return groups
+    }
+}
+
+/// A save over several stores that committed to some of them, then failed in another.
+/// Thrown by the coordinator's `save` only to the context, which marks the committed
+/// objects as saved and throws `error` (`.storeIncompleteSave`) in its place.
+struct IncompleteSave: Error {
+    let error: CoreDataError
+    /// The temporary IDs of the committed inserts, in request order, with their permanent IDs.
+    let permanentIDs: PermanentIDs
+    /// The updated and deleted objects the committed stores now hold as saved.
+    let savedIDs: Set<ManagedObjectID>
+
+    init(failure: CoreDataError, in store: PersistentStore, committed: [PersistentStoreCoordinator.SavePart], permanent: [ManagedObjectID], of request: SaveRequest) {
+        let names = committed.map(\.store.description).joined(separator: ", ")
+        error = CoreDataError(.storeIncompleteSave,
+            "The save committed to \(names), then failed in \(store): \(failure.message) The objects of the committed stores are saved; the others keep their changes.",
+            objectID: failure.objectID, key: failure.key, underlyingErrors: [failure])
+        let positions = committed.flatMap(\.insertPositions).sorted()
+        permanentIDs = PermanentIDs(temporary: positions.map { request.inserts[$0].id }, permanent: positions.map { permanent[$0] }, needsLookup: request.refersToObjects)
+        savedIDs = Set(committed.flatMap { $0.request.updates.map(\.id) + $0.request.deletes })
     }
 }

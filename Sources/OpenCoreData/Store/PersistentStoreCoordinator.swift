@@ -164,8 +164,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// written. With several stores the
     /// save is atomic per store only: SQLite commits each file on its own, so when a
     /// later store fails, the earlier ones stay committed (see `commit(_:of:)`, which
-    /// throws `.storeIncompleteSave` naming them). A failure in the first store written
-    /// leaves every store as it was.
+    /// throws `IncompleteSave` for the context to mark their objects saved and report
+    /// `.storeIncompleteSave`). A failure in the first store written leaves every store
+    /// as it was.
     func save(_ request: SaveRequest) throws -> PermanentIDs {
         try lock.withLock {
             let parts = try split(request)

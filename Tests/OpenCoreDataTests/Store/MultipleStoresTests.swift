@@ -346,17 +346,32 @@ private final class TwoStores {
         let context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.persistentStoreCoordinator = coordinator
         EntityDescription.insertNewObject(forEntityName: "Account", into: context).setValue("alice", forKey: "name")
+        let first = EntityDescription.insertNewObject(forEntityName: "Log", into: context)
         try context.save()
-        EntityDescription.insertNewObject(forEntityName: "Account", into: context).setValue("alice", forKey: "name")
-        EntityDescription.insertNewObject(forEntityName: "Log", into: context).setValue("committed", forKey: "message")
+        first.setValue("updated", forKey: "message")
+        let duplicate = EntityDescription.insertNewObject(forEntityName: "Account", into: context)
+        duplicate.setValue("alice", forKey: "name")
+        let log = EntityDescription.insertNewObject(forEntityName: "Log", into: context)
+        log.setValue("committed", forKey: "message")
         let error = try #require(throws: CoreDataError.self) { try context.save() }
         #expect(error.code == .storeIncompleteSave)
         #expect(error.message.contains(logs.description))
         #expect(error.underlyingErrors.map(\.code) == [.constraintViolation])
-        #expect(context.hasChanges)
+
+        // The committed store's object is saved; the other keeps its changes.
+        #expect(log.objectID.storeIdentifier == logs.identifier && !log.hasChanges && !first.hasChanges)
+        #expect(duplicate.objectID.isTemporaryID && duplicate.hasChanges)
+        #expect(context.insertedObjects == [duplicate])
         let reader = ManagedObjectContext(concurrencyType: .privateQueue)
         reader.persistentStoreCoordinator = coordinator
-        #expect(try reader.fetch(FetchRequest<ManagedObject>(entityName: "Log")).count == 1)
+        let messages = try reader.fetch(FetchRequest<ManagedObject>(entityName: "Log")).map { $0.value(forKey: "message") as? String }
+        #expect(Set(messages) == ["updated", "committed"])
+
+        // Saving again after fixing the cause writes only what is left.
+        duplicate.setValue("bob", forKey: "name")
+        try context.save()
+        #expect(try reader.count(for: FetchRequest<ManagedObject>(entityName: "Log")) == 2)
+        #expect(try reader.count(for: FetchRequest<ManagedObject>(entityName: "Account")) == 2)
     }
 
     @Test func newObjectsGoToTheFirstStoreHoldingTheirEntityUnlessAssigned() throws {
