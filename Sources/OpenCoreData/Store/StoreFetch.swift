@@ -5,7 +5,7 @@ struct StoreFetch {
     let entity: EntityDescription
     /// `Z_ENT` numbers of the entities whose rows match (the entity and, when
     /// sub-entities are included, its descendants).
-    let entityNumbers: Set<Int>
+    private(set) var entityNumbers: Set<Int>
     var predicate: CDPredicate?
     var sortDescriptors: [CDSortDescriptor]
     var limit: Int
@@ -144,6 +144,14 @@ struct StoreFetch {
             let right = try checkKeyPaths(in: b, from: entity, variables: variables)
             return left === right ? left : nil
         }
+    }
+
+    /// The same fetch over those of its entities in `numbers`: one store's share of a
+    /// fetch spanning several stores.
+    func narrowed(to numbers: Set<Int>) -> StoreFetch {
+        var narrowed = self
+        narrowed.entityNumbers.formIntersection(numbers)
+        return narrowed
     }
 
     /// `items` (matches in fetch order) without the first `offset`, at most `limit` of them.

@@ -127,7 +127,7 @@ extension SQLiteQuery {
             // [c] and [d] fold strings only (a URL stays case-sensitive, as in memory).
             let options = left.kind.mayBeString ? test.options : []
             let keys = elements.filter { element in
-                let kind = SQLValueKind(constant: element)
+                let kind = kind(ofConstant: element)
                 return left.kind.isComparable(with: kind) || kind == .null
             }.compactMap { SQLMembershipKey.of($0, options: options) }
             if keys.isEmpty { return "0" }

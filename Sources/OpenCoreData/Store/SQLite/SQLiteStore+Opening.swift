@@ -10,7 +10,7 @@ extension SQLiteStore {
     /// A refused file is left as it was; the one write allowed before the check is
     /// SQLite rolling back a hot journal, which restores the last committed state.
     static func open(path: String, model: ManagedObjectModel, schema: SQLiteSchema,
-                     options: SQLiteStoreOptions) throws -> (SQLiteConnection, SQLiteMetadata) {
+                     entities: [EntityDescription], options: SQLiteStoreOptions) throws -> (SQLiteConnection, SQLiteMetadata) {
         let contents = try SQLiteFileHeader.read(path: path)
         if case .database(let header) = contents { try header.validate(checkingSize: false) }
         if case .missing = contents {
@@ -52,7 +52,7 @@ extension SQLiteStore {
                 }
                 return (connection, found)
             }
-            return (connection, try prepareForWriting(connection, found: found, model: model, schema: schema))
+            return (connection, try prepareForWriting(connection, found: found, model: model, schema: schema, entities: entities))
         } catch {
             connection.close()
             throw openingError(error, path: path)
@@ -76,19 +76,23 @@ extension SQLiteStore {
     }
 
     /// In one write transaction: creates the store when the file has no tables yet (unless
-    /// another process created it since `found` was read), else adds missing indexes and
-    /// heals the primary-key counters. Returns the store's metadata.
-    private static func prepareForWriting(_ connection: SQLiteConnection, found: SQLiteMetadata?,
-                                          model: ManagedObjectModel, schema: SQLiteSchema) throws -> SQLiteMetadata {
+    /// another process created it since `found` was read), else adds the configuration's
+    /// missing tables and indexes and heals the primary-key counters. Returns the store's metadata.
+    private static func prepareForWriting(_ connection: SQLiteConnection, found: SQLiteMetadata?, model: ManagedObjectModel,
+                                          schema: SQLiteSchema, entities: [EntityDescription]) throws -> SQLiteMetadata {
         try connection.inTransaction {
             var found = found
             if found == nil {
                 found = try SQLiteMetadata.read(from: connection)
                 try found?.checkCompatible(with: model, path: connection.path)
             }
-            guard let found else { return try createStore(on: connection, model: model, schema: schema) }
-            for statement in schema.indexSQL(model: model) { try connection.execute(statement) }
-            try healPrimaryKeyCounters(on: connection, schema: schema)
+            guard let found else { return try createStore(on: connection, model: model, schema: schema, entities: entities) }
+            // Another configuration of the model may have created the file: add what this
+            // one lacks.
+            for statement in schema.tableSQL(for: entities) + schema.indexSQL(model: model, entities: entities) {
+                try connection.execute(statement)
+            }
+            try healPrimaryKeyCounters(on: connection, schema: schema, entities: entities)
             return found
         }
     }
@@ -116,8 +120,9 @@ extension SQLiteStore {
         }
     }
 
-    private static func createStore(on connection: SQLiteConnection, model: ManagedObjectModel, schema: SQLiteSchema) throws -> SQLiteMetadata {
-        for statement in schema.creationSQL(model: model) { try connection.execute(statement) }
+    private static func createStore(on connection: SQLiteConnection, model: ManagedObjectModel, schema: SQLiteSchema,
+                                    entities: [EntityDescription]) throws -> SQLiteMetadata {
+        for statement in schema.creationSQL(model: model, entities: entities) { try connection.execute(statement) }
         let insert = try connection.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
         for (number, entity) in model.layout.entitiesByNumber.sorted(by: { $0.key < $1.key }) {
             insert.reset()
@@ -132,8 +137,9 @@ extension SQLiteStore {
     /// Raises each root table's `Z_PRIMARYKEY.Z_MAX` to its largest `Z_PK` when it fell
     /// behind (a store edited by hand or restored from mismatched files), so that new
     /// objects never get the key of an existing row.
-    private static func healPrimaryKeyCounters(on connection: SQLiteConnection, schema: SQLiteSchema) throws {
-        for table in schema.tables {
+    private static func healPrimaryKeyCounters(on connection: SQLiteConnection, schema: SQLiteSchema, entities: [EntityDescription]) throws {
+        let roots = Set(entities.map { ObjectIdentifier($0.rootEntity) })
+        for table in schema.tables where roots.contains(ObjectIdentifier(table.root)) {
             try connection.execute("""
                 UPDATE Z_PRIMARYKEY SET Z_MAX = (SELECT max(Z_PK) FROM \(table.name)) \
                 WHERE Z_ENT = \(table.root.slots.number) AND Z_MAX < (SELECT coalesce(max(Z_PK), 0) FROM \(table.name))

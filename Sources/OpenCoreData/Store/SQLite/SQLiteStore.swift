@@ -24,14 +24,17 @@ final class SQLiteStore: StoreBackend {
     /// `PRAGMA data_version` when last read (see `hasExternalChanges()`).
     var lastDataVersion: Int64?
 
-    /// Opens the store at `url` (see `open(path:model:schema:options:)`), creating it
-    /// when the file is missing or holds no tables.
-    init(model: ManagedObjectModel, url: URL, options: SQLiteStoreOptions) throws {
+    /// Opens the store at `url` (see `open(path:model:schema:entities:options:)`),
+    /// creating it when the file is missing or holds no tables. `entities` are those of
+    /// the store's configuration: only their tables are created. `Z_PRIMARYKEY` and the
+    /// metadata's version hashes cover the whole model, as in Core Data, so a store is
+    /// checked against the model whatever its configuration.
+    init(model: ManagedObjectModel, url: URL, entities: [EntityDescription], options: SQLiteStoreOptions) throws {
         self.model = model
         self.url = url
         schema = SQLiteSchema(model: model)
         let stored: SQLiteMetadata
-        (connection, stored) = try Self.open(path: url.path, model: model, schema: schema, options: options)
+        (connection, stored) = try Self.open(path: url.path, model: model, schema: schema, entities: entities, options: options)
         identifier = stored.uuid
         metadata = stored.dictionary
         token = StoreToken(identifier: identifier, keeping: model.layout)
