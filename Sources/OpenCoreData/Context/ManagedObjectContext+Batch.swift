@@ -8,10 +8,13 @@ extension ManagedObjectContext {
     ///
     /// The context's objects are not changed: merge the result's object IDs with
     /// `mergeChanges(fromRemoteContextSave:into:)`. A request that fails changes nothing.
+    /// A request runs in one store: its entity (with sub-entities) or objects must be
+    /// held by one store of the coordinator.
     ///
     /// - Throws: `.invalidFetchRequest` for an unknown entity or key or an unsupported
     ///   value; `.validationWrongType` / `.validationMissingMandatoryProperty` for bad
-    ///   values; `.constraintViolation`; `.validationRelationshipDeniedDelete`; store errors.
+    ///   values; `.constraintViolation`; `.validationRelationshipDeniedDelete`;
+    ///   `.storeUnsupportedRequest` for a request spanning several stores; store errors.
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
         switch request {
         case let insert as BatchInsertRequest:

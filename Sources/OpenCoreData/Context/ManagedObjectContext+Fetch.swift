@@ -11,7 +11,13 @@ extension ManagedObjectContext {
     /// every object (in one query); use `fetchBatched(_:)` for a batch-faulting result.
     /// `relationshipKeyPathsForPrefetching` is loaded right after the fetch.
     ///
-    /// - Throws: `.invalidFetchRequest` for an unknown entity or key; store errors.
+    /// When several stores hold the fetched entity (or its sub-entities), each store is
+    /// read and the results are merged, sorted and windowed in memory, and counts are
+    /// summed. Dictionary results come from one store only.
+    ///
+    /// - Throws: `.invalidFetchRequest` for an unknown entity or key;
+    ///   `.storeUnsupportedRequest` for dictionary results spanning several stores;
+    ///   store errors.
     public func fetch<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {
         let query = try StoreFetch(request, model: coordinator.managedObjectModel)
         switch request.resultType {
@@ -45,10 +51,13 @@ extension ManagedObjectContext {
     /// row (or group), keyed by the fetched property names, key paths and expression
     /// names. Nil values are left out; relationships come back as `ManagedObjectID`s.
     /// As in Core Data, unsaved changes are not seen: the results reflect the store.
+    /// The fetched entity must be held by one store: rows of several stores are not
+    /// grouped, aggregated or merged into dictionaries.
     ///
     /// - Throws: `.invalidFetchRequest` for another result type, an unknown, transient or
     ///   to-many property, a plain property that is not grouped by in a grouped fetch, a
-    ///   HAVING without GROUP BY, or an unsupported expression; store errors.
+    ///   HAVING without GROUP BY, or an unsupported expression; `.storeUnsupportedRequest`
+    ///   when several stores hold the fetched entities; store errors.
     public func fetchDictionaries<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [[String: Any]] {
         guard request.resultType == .dictionaryResultType else {
             throw CoreDataError(.invalidFetchRequest, "fetchDictionaries(_:) needs resultType .dictionaryResultType.")
@@ -160,7 +169,8 @@ extension ManagedObjectContext {
 
     /// The object with `objectID`, loaded now.
     ///
-    /// - Throws: `.objectNotFound` when no such object exists in the store.
+    /// - Throws: `.objectNotFound` when no such object exists in the store, or when the ID
+    ///   is of a store this context's coordinator does not have (or of another model).
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         if let registered = registeredObject(for: objectID), !registered.isInaccessible { return registered }
         guard !objectID.isTemporaryID, let snapshot = try coordinator.snapshot(for: objectID) else {

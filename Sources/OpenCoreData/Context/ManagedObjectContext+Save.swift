@@ -4,9 +4,18 @@ extension ManagedObjectContext {
     /// Writes every insert, change and delete to the store, in one transaction.
     ///
     /// Delete rules run first, then `willSave`, then every object is validated and all
-    /// failures are reported together. Only then is the store written. On any failure
-    /// the store is exactly as before, objects keep their temporary IDs, and the
-    /// context keeps its changes to fix and retry.
+    /// failures are reported together (a relationship to an object of another store is
+    /// `.externalRelationship`). Only then is the store written. On any failure the
+    /// store is exactly as before, objects keep their temporary IDs, and the context
+    /// keeps its changes to fix and retry.
+    ///
+    /// With several stores, each object is written to its own store, one transaction
+    /// per store, in the order the stores were added. SQLite cannot commit several files
+    /// atomically: if a store fails after earlier ones committed, their commits stay and
+    /// the save throws `.storeIncompleteSave` naming them; the objects of the committed
+    /// stores are then saved (permanent IDs, no changes) and the others keep their
+    /// changes, so fixing the cause and saving again writes only those. A failure in
+    /// the first store written leaves every store as it was.
     ///
     /// Every change is based on the version of each row the context read: when another
     /// context, process or batch request has changed or deleted one of those rows since,
@@ -15,7 +24,7 @@ extension ManagedObjectContext {
     /// or roll back, then retry.
     ///
     /// - Throws: a validation error (`.validationMultipleErrors` for several),
-    ///   `.mergeConflict`, `.constraintViolation`, or a store error.
+    ///   `.mergeConflict`, `.constraintViolation`, `.storeIncompleteSave`, or a store error.
     public func save() throws {
         processPendingChanges()
         guard hasChanges else { return }
@@ -30,6 +39,14 @@ extension ManagedObjectContext {
             permanentIDs = try coordinator.save(request)
         } catch let store as StoreConflicts {
             throw mergeConflictError(store.conflicts)
+        } catch var incomplete as IncompleteSave {
+            didSaveIncompletely(incomplete, insertedObjects: insertedObjects, refersToObjects: request.refersToObjects)
+            if !incomplete.conflicts.isEmpty {
+                let conflict = mergeConflictError(incomplete.conflicts)
+                incomplete.error.underlyingErrors = [conflict]
+                incomplete.error.conflicts = conflict.conflicts
+            }
+            throw incomplete.error
         }
         didSave(insertedObjects, permanentIDs: permanentIDs, refersToObjects: request.refersToObjects)
     }
@@ -44,6 +61,7 @@ extension ManagedObjectContext {
         for object in inserted { collect(object.validateForInsert) }
         for object in updated { collect(object.validateForUpdate) }
         for object in deleted { collect(object.validateForDelete) }
+        errors += externalRelationshipErrors()
         try CoreDataError.throwCombined(errors)
     }
 
@@ -88,7 +106,7 @@ extension ManagedObjectContext {
     }
 
     /// After a successful write: permanent IDs, new committed values, clean state.
-    private func didSave(_ insertedObjects: [ManagedObject], permanentIDs: PermanentIDs, refersToObjects: Bool) {
+    func didSave(_ insertedObjects: [ManagedObject], permanentIDs: PermanentIDs, refersToObjects: Bool) {
         for (object, permanent) in zip(insertedObjects, permanentIDs.permanent) where object.objectID != permanent {
             rekey(object, to: permanent)
         }
@@ -142,7 +160,12 @@ extension ManagedObjectContext {
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         let needing = objects.filter { $0.objectID.isTemporaryID }
         guard !needing.isEmpty else { return }
-        let map = try coordinator.obtainPermanentIDs(for: needing.map(\.objectID))
+        adoptPermanentIDs(try coordinator.obtainPermanentIDs(for: needing.map(\.objectID)), for: needing)
+    }
+
+    /// Gives `needing` (objects with temporary IDs) their permanent IDs from `map`, and
+    /// updates the relationships that refer to them.
+    func adoptPermanentIDs(_ map: [ManagedObjectID: ManagedObjectID], for needing: [ManagedObject]) {
         let temporary = needing.map(\.objectID)
         let ids = PermanentIDs(temporary: temporary, permanent: temporary.map { map[$0] ?? $0 }, needsLookup: true)
         for (object, permanent) in zip(needing, ids.permanent) { rekey(object, to: permanent) }

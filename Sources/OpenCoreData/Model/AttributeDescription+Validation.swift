@@ -41,21 +41,25 @@ extension AttributeDescription {
         minValue != nil || maxValue != nil || minLength != nil || maxLength != nil || regularExpression != nil
     }
 
-    /// Whether `value` is a NaN of a Double, Float or Decimal attribute.
+    /// Whether `value` is a NaN of a Double, Float or Decimal attribute, or a Date
+    /// attribute's date whose time interval is NaN.
     package func isNaN(_ value: Any?) -> Bool {
         switch attributeType {
         case .double: return (value as? Double)?.isNaN == true
         case .float: return (value as? Float)?.isNaN == true
         case .decimal: return (value as? Decimal)?.isNaN == true
+        case .date: return (value as? Date)?.timeIntervalSinceReferenceDate.isNaN == true
         default: return false
         }
     }
 
-    /// NaN cannot be stored: SQLite turns a Double NaN into NULL, a silent change, and a
-    /// Decimal NaN into text no fetch can read back. Refused instead.
+    /// NaN cannot be stored: SQLite turns a Double NaN (and a date's NaN time interval)
+    /// into NULL, a silent change, and a Decimal NaN into text no fetch can read back.
+    /// Refused instead.
     private func notANumberError(_ value: Any) -> CoreDataError? {
         guard isNaN(value) else { return nil }
-        return error(.validationWrongType, "\(qualifiedName) is NaN, which a store cannot keep (SQLite stores it as NULL).")
+        let what = attributeType == .date ? "a date whose time interval is NaN" : "NaN"
+        return error(.validationWrongType, "\(qualifiedName) is \(what), which a store cannot keep (SQLite stores it as NULL).")
     }
 
     private func error(_ code: CoreDataError.Code, _ message: String) -> CoreDataError {
@@ -77,6 +81,7 @@ extension AttributeDescription {
 
     /// A short, readable rendering of a value for messages.
     static func describe(_ value: Any) -> String {
+        if let date = value as? Date { return format(date) }
         var text = value is String || value is Substring ? "\"\(value)\"" : "\(value)"
         if text.count > 60 { text = text.prefix(57) + "…" }
         return text
@@ -127,8 +132,12 @@ extension AttributeDescription {
         return "\(number)"
     }
 
+    /// `date` in ISO 8601; as its time interval outside the years 1 to 9999 that
+    /// calendars cover (Foundation traps printing a NaN date).
     private static func format(_ date: Date) -> String {
-        date.formatted(.iso8601)
+        let interval = date.timeIntervalSinceReferenceDate
+        guard Swift.abs(interval) < 2.5e11 else { return "Date(timeIntervalSinceReferenceDate: \(interval))" }
+        return date.formatted(.iso8601)
     }
 
     // MARK: - Regular expression

@@ -1,6 +1,12 @@
 import Foundation
 
 /// The storage type of an attribute, as Xcode's model editor names them.
+///
+/// Both stores keep numbers as Core Data's SQLite store does (see
+/// `valueAsSQLiteStores(_:)`): a `decimal` is exact when it is a whole number within 64
+/// bits, otherwise it is kept as a double, so only about 15–17 significant
+/// digits survive a save (a 38-digit `Decimal` comes back rounded); a `double`, `float`
+/// or `date` of `-0.0` comes back `+0.0`.
 public enum AttributeType: String, Sendable, CaseIterable {
     case integer16, integer32, integer64, decimal, double, float, string, boolean, date
     case binaryData, uuid, uri, transformable, objectID, undefined

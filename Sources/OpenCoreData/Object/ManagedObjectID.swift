@@ -60,6 +60,12 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// The store's identity as the ID carries it; `nil` while temporary.
+    package var storeToken: StoreToken? {
+        if case .store(let store) = owner { return store }
+        return nil
+    }
+
     /// Whether the ID is temporary: the object has not been saved yet.
     public var isTemporaryID: Bool {
         if case .temporary = reference { return true }
@@ -117,10 +123,23 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
 /// model's entities alive while any of its IDs exists.
 package final class StoreToken: Sendable {
     package let identifier: String
+    /// A small number standing for `identifier` in this process (never 0), the same for
+    /// every token of one store: lets identity maps tell stores apart without hashing
+    /// the identifier.
+    package let ordinal: UInt32
     private let model: any AnyObject & Sendable
 
     package init(identifier: String, keeping model: any AnyObject & Sendable) {
         self.identifier = identifier
         self.model = model
+        ordinal = Self.ordinals.withLock { ordinals in
+            if let known = ordinals[identifier] { return known }
+            let next = UInt32(truncatingIfNeeded: ordinals.count + 1)
+            ordinals[identifier] = next
+            return next
+        }
     }
+
+    /// Every store identifier seen so far, numbered in order.
+    private static let ordinals = Mutex<[String: UInt32]>([:])
 }

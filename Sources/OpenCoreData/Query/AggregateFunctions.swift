@@ -4,8 +4,9 @@ import Foundation
 /// `@min`, `@max`) and the functions (`sum:`, `average:`, `min:`, `max:`, `median:`,
 /// `mode:`, `stddev:`). Callers drop `nil`s first.
 ///
-/// - `sum`: `0` for an empty list; an integer when every value is one (a double if the
-///   total overflows), a decimal for integers and decimals, else a double.
+/// - `sum`: `0` for an empty list; the exact integer total when every value is an integer
+///   (whatever their order; an error when it does not fit 64 bits), a decimal for
+///   integers and decimals, else a double.
 /// - `average`, `stddev` (population standard deviation): doubles; `nil` when empty.
 /// - `median`: the middle value of the sorted numbers, or the mean of the two middle
 ///   ones for an even count; `nil` when empty.
@@ -14,9 +15,34 @@ import Foundation
 /// - `mode`: the most frequent values, in order of first appearance; empty when empty.
 package enum AggregateFunctions {
     package static func sum(_ values: [Any], in context: String) throws -> Any {
+        let numbers = try numbers(values, in: context)
+        var integers: [Int64] = []
+        integers.reserveCapacity(numbers.count)
+        for case .integer(let value) in numbers { integers.append(value) }
+        if integers.count == numbers.count { return try integerSum(integers, in: context) }
         var total = NumericValue.integer(0)
-        for number in try numbers(values, in: context) { total = .add(total, number) }
+        for number in numbers { total = .add(total, number) }
         return total.anyValue
+    }
+
+    /// The exact total of `integers`, the same in any order (summed in 128 bits).
+    ///
+    /// - Throws: `integerTotal(_:in:)`'s error when the total does not fit 64 bits.
+    package static func integerSum(_ integers: [Int64], in context: String) throws -> Int64 {
+        var total: Int128 = 0
+        for value in integers { total += Int128(value) }
+        return try integerTotal(total, in: context)
+    }
+
+    /// An integer total computed in 128 bits, as a 64-bit integer.
+    ///
+    /// - Throws: `.validationNumberTooLarge` when it does not fit (in memory and in both
+    ///   stores: this error, never a double or SQLite's "integer overflow").
+    package static func integerTotal(_ total: Int128, in context: String) throws -> Int64 {
+        guard let exact = Int64(exactly: total) else {
+            throw CoreDataError(.validationNumberTooLarge, "The integer total of \(context) is outside the 64-bit integer range.")
+        }
+        return exact
     }
 
     package static func average(_ values: [Any], in context: String) throws -> Any? {

@@ -12,7 +12,24 @@ import Foundation
 /// - A step starting with `@` is a collection operator (see `CollectionOperators`): it
 ///   applies to the collection so far and consumes the rest of the path.
 /// - `self` is the value itself.
+/// - A path has at most `maximumKeys` keys, in memory as in the SQLite store.
 package enum KeyPathReader {
+    /// The most keys a key path may have: SQLite joins at most 64 tables in one SELECT,
+    /// the row's own and one per to-one step, so the SQLite store cannot follow a longer
+    /// path of to-one relationships. Enforced for every key path, in memory too, so that
+    /// a predicate gets the same answer — this error — everywhere.
+    package static let maximumKeys = 64
+
+    /// Throws when `keyPath`, made of `keyCount` keys, is longer than `maximumKeys`.
+    package static func checkLength(_ keyCount: Int, keyPath: String) throws {
+        guard keyCount > maximumKeys else { return }
+        throw CoreDataError(
+            .invalidPredicate,
+            "The key path '\(keyPath.prefix(40))…' has \(keyCount) keys; at most \(maximumKeys) are allowed (SQLite joins at most 64 tables).",
+            key: keyPath
+        )
+    }
+
     /// The value at `keyPath` of `object`.
     ///
     /// - Throws: `.invalidPredicate` when a step reads a key of a value that has none (a
@@ -24,6 +41,7 @@ package enum KeyPathReader {
             return try value(of: object, key: keyPath, keyPath: keyPath)
         }
         let steps = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        try checkLength(steps.count, keyPath: keyPath)
         return try value(of: object, steps: steps[...], keyPath: keyPath)
     }
 

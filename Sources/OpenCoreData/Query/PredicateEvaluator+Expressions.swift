@@ -68,6 +68,11 @@ extension PredicateEvaluator {
         if case .expression(let keyExpression) = index {
             let key = try value(of: keyExpression, in: scope)
             if let name = string(key) {
+                // As in the SQLite store: a collection is indexed by position only (a key
+                // read from every element would be `base.name`, not `base['name']`).
+                guard EvaluatedCollection(base) == nil else {
+                    throw CoreDataError(.invalidPredicate, "['\(name)']: a collection (a to-many relationship, an array or a set) is indexed by a whole number, not by a key")
+                }
                 return try KeyPathReader.value(of: base, key: name)
             }
             guard let number = NumericValue(any: key) else {

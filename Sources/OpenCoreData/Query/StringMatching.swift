@@ -137,14 +137,53 @@ package enum StringMatching {
 
     /// `text MATCHES[options] pattern`: the ICU regular expression matches all of `text`.
     ///
-    /// - Throws: `.invalidPredicate` when `pattern` is not a valid regular expression.
+    /// - Throws: `.invalidPredicate` when `pattern` is not a valid regular expression, and
+    ///   when ICU cannot give an answer: its backtracking stack (8 MB) overflows, as on a
+    ///   subject of a million characters, or the match runs past `matchTimeLimit`
+    ///   (catastrophic backtracking). ICU reports both as "no match"; that answer would
+    ///   be wrong, so it is an error instead.
     package static func matches(_ text: String, _ pattern: String, _ options: Options) throws -> Bool {
         let diacritics: Options = options.intersection(.diacriticInsensitive)
         let subject = fold(text, diacritics)
         let regex = try regularExpression(fold(pattern, diacritics), caseInsensitive: options.contains(.caseInsensitive))
         let range = NSRange(subject.startIndex..., in: subject)
-        guard let match = regex.firstMatch(in: subject, options: [.anchored], range: range) else { return false }
-        return match.range == range
+        let deadline = ContinuousClock.now + matchTimeLimit
+        var outcome: Result<Bool, MatchFailure> = .success(false)
+        // `.reportProgress` calls back every few thousand steps (the time check);
+        // `.reportCompletion` reports ICU's failures, which `firstMatch` swallows.
+        regex.enumerateMatches(in: subject, options: [.anchored, .reportProgress, .reportCompletion], range: range) { match, flags, stop in
+            if let match {
+                outcome = .success(match.range == range)
+                stop.pointee = true
+            } else if flags.contains(.internalError) {
+                outcome = .failure(.stackLimit)
+            } else if !flags.contains(.completed), ContinuousClock.now > deadline {
+                outcome = .failure(.timeLimit)
+                stop.pointee = true
+            }
+        }
+        switch outcome {
+        case .success(let matched): return matched
+        case .failure(let failure): throw failure.error(pattern: pattern, length: range.length)
+        }
+    }
+
+    /// How long one `MATCHES` may run before it is abandoned with an error.
+    static let matchTimeLimit = Duration.milliseconds(500)
+
+    /// Why ICU gave no answer.
+    private enum MatchFailure: Error {
+        case stackLimit, timeLimit
+
+        func error(pattern: String, length: Int) -> CoreDataError {
+            let shown = AttributeDescription.describe(pattern)
+            switch self {
+            case .stackLimit:
+                return CoreDataError(.invalidPredicate, "MATCHES \(shown) cannot be decided on a string of \(length) UTF-16 units: ICU's regular-expression engine ran out of its 8 MB backtracking stack.")
+            case .timeLimit:
+                return CoreDataError(.invalidPredicate, "MATCHES \(shown) was abandoned after \(StringMatching.matchTimeLimit) on a string of \(length) UTF-16 units (the pattern backtracks catastrophically).")
+            }
+        }
     }
 
     private struct RegexKey: Hashable {

@@ -7,7 +7,9 @@ import Foundation
 /// to the attribute's type (integers truncate toward zero, as SQLite's `CAST` does).
 /// Arithmetic needs numeric operands and a numeric attribute, a copy an attribute of the
 /// same type (or number to number); a value that does not fit an integer attribute fails
-/// the whole update with `.validationNumberTooLarge` / `.validationNumberTooSmall`.
+/// the whole update with `.validationNumberTooLarge` / `.validationNumberTooSmall`, and a
+/// nil (constant, computed or copied) for a required attribute with
+/// `.validationMissingMandatoryProperty`.
 struct BatchUpdatePlan {
     indirect enum Value {
         /// A constant, already in the attribute's Swift type when it is the whole value.
@@ -59,10 +61,14 @@ struct BatchUpdatePlan {
         guard case .constant(let constant) = value else { return value }
         let (converted, isCanonical) = attribute.canonicalize(constant)
         guard isCanonical, !attribute.isNaN(converted) else { throw attribute.wrongTypeError(constant as Any).named(attribute.name) }
-        if converted == nil && !attribute.isOptional {
-            throw CoreDataError(.validationMissingMandatoryProperty, "A batch update cannot set the required attribute \(attribute.entity?.name ?? "").\(attribute.name) to nil.", key: attribute.name)
-        }
+        if converted == nil && !attribute.isOptional { throw missingMandatoryError(for: attribute) }
         return .constant(converted)
+    }
+
+    /// The error for nil in a required attribute: a nil constant, or a value computed or
+    /// copied as nil (division by zero, a nil operand, NaN) for some row.
+    static func missingMandatoryError(for attribute: AttributeDescription) -> CoreDataError {
+        CoreDataError(.validationMissingMandatoryProperty, "A batch update cannot set the required attribute \(attribute.entity?.name ?? "").\(attribute.name) to nil.", key: attribute.name)
     }
 
     /// Computed values need a numeric attribute and numeric operands; an attribute is
@@ -125,11 +131,18 @@ struct BatchUpdatePlan {
     /// converted to the attribute's type, integers truncated toward zero.
     ///
     /// - Throws: `.validationNumberTooLarge` / `.validationNumberTooSmall` when the value
-    ///   does not fit an integer attribute (as `integerRangeError` for the SQLite store).
+    ///   does not fit an integer attribute (as `integerRangeError` for the SQLite store);
+    ///   `.validationMissingMandatoryProperty` when it is nil for a required attribute.
     static func newValue(of assignment: Assignment, values: ContiguousArray<Any?>) throws -> Any? {
         if case .constant(let constant) = assignment.value { return constant }
-        guard let computed = compute(assignment.value, values) else { return nil }
-        let attribute = assignment.attribute
+        let value = try converted(compute(assignment.value, values), for: assignment.attribute)
+        if value == nil && !assignment.attribute.isOptional { throw missingMandatoryError(for: assignment.attribute) }
+        return value
+    }
+
+    /// A computed or copied value in the attribute's type; nil for nil and NaN.
+    private static func converted(_ computed: Any?, for attribute: AttributeDescription) throws -> Any? {
+        guard let computed else { return nil }
         switch attribute.attributeType {
         case .integer16, .integer32, .integer64:
             if let integer = StoredNumber.integer(computed) {

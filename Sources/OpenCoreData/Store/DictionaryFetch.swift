@@ -82,8 +82,9 @@ struct DictionaryFetch {
         guard Set(columns.map(\.name)).count == columns.count else {
             throw CoreDataError(.invalidFetchRequest, "propertiesToFetch names the same key twice.")
         }
-        if having != nil && groupBy.isEmpty {
-            throw CoreDataError(.invalidFetchRequest, "A havingPredicate needs propertiesToGroupBy.")
+        if let having {
+            guard !groupBy.isEmpty else { throw CoreDataError(.invalidFetchRequest, "A havingPredicate needs propertiesToGroupBy.") }
+            try Self.checkKeys(of: having, columns: columns)
         }
         guard isGrouped else { return }
         for column in columns {

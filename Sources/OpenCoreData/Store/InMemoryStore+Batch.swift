@@ -10,7 +10,7 @@ extension InMemoryStore {
         for row in matches {
             var values = row.snapshot.values
             for assignment in plan.assignments {
-                values[assignment.slot] = try BatchUpdatePlan.newValue(of: assignment, values: row.snapshot.values)
+                values[assignment.slot] = assignment.attribute.valueAsSQLiteStores(try BatchUpdatePlan.newValue(of: assignment, values: row.snapshot.values))
             }
             newRows[row.id] = RowSnapshot(values: values, version: row.snapshot.version + 1)
         }

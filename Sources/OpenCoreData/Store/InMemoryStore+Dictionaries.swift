@@ -11,11 +11,11 @@ extension InMemoryStore {
         unwindowed.offset = 0
         unwindowed.sortDescriptors = []
         let rows = try matchingRows(unwindowed)
-        let groups = dictionary.isGrouped || dictionary.distinct ? group(rows, dictionary) : rows.map { [$0] }
-        var results: [(dictionary: [String: Any], row: StoredRow?)] = groups.map { members in
+        let groups = dictionary.isGrouped || dictionary.distinct ? try group(rows, dictionary) : rows.map { [$0] }
+        var results: [(dictionary: [String: Any], row: StoredRow?)] = try groups.map { members in
             var result: [String: Any] = [:]
             for column in dictionary.columns {
-                if let value = column.finalValue(value(of: column, over: members)) { result[column.name] = value }
+                if let value = column.finalValue(try value(of: column, over: members)) { result[column.name] = value }
             }
             return (result, members.first)
         }
@@ -32,14 +32,14 @@ extension InMemoryStore {
 
     /// Rows grouped by the group-by key paths (all columns, for DISTINCT), in order of
     /// first appearance. Aggregates without grouping make one group, even of no rows.
-    private func group(_ rows: [StoredRow], _ dictionary: DictionaryFetch) -> [[StoredRow]] {
+    private func group(_ rows: [StoredRow], _ dictionary: DictionaryFetch) throws -> [[StoredRow]] {
         if dictionary.isGrouped && dictionary.groupBy.isEmpty { return [rows] }
         var groups: [[StoredRow]] = []
         var positions: [[CDValue]: Int] = [:]
         for row in rows {
             let key = dictionary.isGrouped
                 ? dictionary.groupBy.map { CDValue(converting: storedValue(of: row, keyPath: $0)) ?? .null }
-                : dictionary.columns.map { CDValue(converting: value(of: $0, over: [row])) ?? .null }
+                : try dictionary.columns.map { CDValue(converting: try value(of: $0, over: [row])) ?? .null }
             if let position = positions[key] {
                 groups[position].append(row)
             } else {
@@ -51,7 +51,7 @@ extension InMemoryStore {
     }
 
     /// A column's value for a group of rows (one row, for plain columns).
-    private func value(of column: DictionaryFetch.Column, over rows: [StoredRow]) -> Any? {
+    private func value(of column: DictionaryFetch.Column, over rows: [StoredRow]) throws -> Any? {
         switch column.source {
         case .objectID:
             return rows.first?.id
@@ -60,11 +60,11 @@ extension InMemoryStore {
         case .aggregate(let aggregate, let path, _):
             guard let path else { return Int64(rows.count) }
             let values = rows.compactMap { storedValue(of: $0, keyPath: path) }
-            return Self.aggregate(aggregate, values)
+            return try Self.aggregate(aggregate, values, keyPath: path)
         }
     }
 
-    private static func aggregate(_ aggregate: DictionaryFetch.Aggregate, _ values: [Any]) -> Any? {
+    private static func aggregate(_ aggregate: DictionaryFetch.Aggregate, _ values: [Any], keyPath: String) throws -> Any? {
         switch aggregate {
         case .count:
             return Int64(values.count)
@@ -76,15 +76,7 @@ extension InMemoryStore {
         case .sum, .average:
             guard !values.isEmpty else { return nil }
             let integers = values.compactMap(StoredNumber.integer)
-            if aggregate == .sum, integers.count == values.count {
-                var total: Int64 = 0
-                for value in integers {
-                    let (sum, overflow) = total.addingReportingOverflow(value)
-                    if overflow { return integers.reduce(0.0) { $0 + Double($1) } }
-                    total = sum
-                }
-                return total
-            }
+            if aggregate == .sum, integers.count == values.count { return try AggregateFunctions.integerSum(integers, in: "sum: of '\(keyPath)'") }
             let total = values.reduce(0.0) { $0 + (StoredNumber.double($1) ?? 0) }
             return aggregate == .sum ? total : total / Double(values.count)
         }

@@ -211,7 +211,8 @@ final class InMemoryStore: StoreBackend {
 
     /// The values as the store keeps them: unstored slots cleared, new objects' IDs made
     /// permanent, transformable values passed through their transformer both ways (so
-    /// that a value the SQLite store could not store fails here too).
+    /// that a value the SQLite store could not store fails here too), numbers and dates
+    /// rounded as SQLite stores them (`valueAsSQLiteStores(_:)`).
     private func stored(_ row: SaveRequest.Row, version: Int64, map: PermanentIDs) throws -> RowSnapshot {
         let slots = row.id.entity.slots
         var values = row.values
@@ -220,7 +221,9 @@ final class InMemoryStore: StoreBackend {
             if let related = values[slot] as? ManagedObjectID { values[slot] = map[related] ?? related }
         }
         for slot in slots.attributeSlots {
-            guard let attribute = slots.attributes[slot], attribute.attributeType == .transformable, values[slot] != nil else { continue }
+            guard let attribute = slots.attributes[slot] else { continue }
+            values[slot] = attribute.valueAsSQLiteStores(values[slot])
+            guard attribute.attributeType == .transformable, values[slot] != nil else { continue }
             do {
                 values[slot] = try attribute.reverseTransformedValue(attribute.transformedData(values[slot]))
             } catch var error as CoreDataError {

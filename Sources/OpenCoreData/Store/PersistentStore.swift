@@ -1,7 +1,7 @@
 import Foundation
 
 /// A store added to a coordinator: a SQLite file or an in-memory store.
-public final class PersistentStore: @unchecked Sendable {
+public final class PersistentStore: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: immutable after init; `backend` is only used under the
     // coordinator's lock.
 
@@ -17,19 +17,37 @@ public final class PersistentStore: @unchecked Sendable {
     public let metadata: [String: any Sendable]
 
     let backend: any StoreBackend
-    private let entityNumbers: Set<Int>
+    /// `Z_ENT` numbers of the entities of the store's configuration.
+    let entityNumbers: Set<Int>
+    /// Whether the configuration holds every entity of the model.
+    let holdsAllEntities: Bool
 
-    init(type: PersistentStoreType, url: URL?, model: ManagedObjectModel, configurationName: String?, backend: any StoreBackend) {
+    init(type: PersistentStoreType, url: URL?, model: ManagedObjectModel, configurationName: String?, entities: [EntityDescription], backend: any StoreBackend) {
         self.type = type
         self.url = url
         self.configurationName = configurationName
         self.backend = backend
         identifier = backend.identifier
         metadata = backend.metadata
-        entityNumbers = Set(model.entities(forConfigurationName: configurationName).map { $0.slots.number })
+        entityNumbers = Set(entities.map { $0.slots.number })
+        holdsAllEntities = entityNumbers.count == model.entities.count
     }
 
     func holds(_ entity: EntityDescription) -> Bool { entityNumbers.contains(entity.slots.number) }
+
+    /// Whether the store holds the destination entity of `relationship` or one of its
+    /// sub-entities (else the relationship can hold nothing here: relationships never
+    /// cross stores).
+    func holdsDestination(of relationship: RelationshipDescription) -> Bool {
+        guard !holdsAllEntities else { return true }
+        return relationship.destinationEntity?.selfAndDescendants.contains(where: holds) ?? false
+    }
+
+    /// The store as messages name it: its type, configuration and file (or identifier).
+    public var description: String {
+        let configuration = configurationName.map { " '\($0)'" } ?? ""
+        return "\(type.rawValue) store\(configuration) \(url?.lastPathComponent ?? identifier)"
+    }
 
     func fetch(_ query: StoreFetch) throws -> [FetchedRow] { try backend.fetch(query) }
     func count(_ query: StoreFetch) throws -> Int { try backend.count(query) }

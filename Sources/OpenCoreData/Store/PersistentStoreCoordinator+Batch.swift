@@ -2,13 +2,18 @@ import Foundation
 
 /// Batch requests, run in the store under the coordinator's lock. Each one empties the
 /// row cache afterwards, so no context is served a row as it was before the request.
+///
+/// A batch request runs in one store, in one transaction: one that would span several
+/// stores (an entity, or sub-entities, held by several, or objects of several) throws
+/// `.storeUnsupportedRequest` and changes nothing.
 extension PersistentStoreCoordinator {
     /// Inserts the request's rows in one transaction; returns their IDs, in order.
     func batchInsert(_ request: BatchInsertRequest) throws -> [ManagedObjectID] {
         let save = try BatchInsertPlan.rows(for: request, model: managedObjectModel)
         guard let first = save.inserts.first else { return [] }
         return try lock.withLock {
-            let map = try store(for: first.id.entity).save(save)
+            let store = try singleStore(holding: [first.id.entity.slots.number], of: first.id.entity, for: "A batch insert")
+            let map = try store.save(save)
             rowCache.removeAll()
             return map.permanent
         }
@@ -18,7 +23,7 @@ extension PersistentStoreCoordinator {
     func batchUpdate(_ request: BatchUpdateRequest) throws -> [ManagedObjectID] {
         let plan = try BatchUpdatePlan(request, model: managedObjectModel)
         return try lock.withLock {
-            let ids = try store(for: plan.fetch.entity).batchUpdate(plan)
+            let ids = try singleStore(for: plan.fetch, request: "A batch update").batchUpdate(plan)
             rowCache.removeAll()
             return ids
         }
@@ -34,7 +39,7 @@ extension PersistentStoreCoordinator {
             switch request.target {
             case .matching(let resolve):
                 let fetch = try resolve(managedObjectModel)
-                store = try self.store(for: fetch.entity)
+                store = try singleStore(for: fetch, request: "A batch delete")
                 if request.resultType != .resultTypeObjectIDs, BatchDeleteRules.touchesNoRelationship(fetch.entity),
                    let count = try store.deleteMatching(fetch) {
                     rowCache.removeAll()
@@ -47,7 +52,11 @@ extension PersistentStoreCoordinator {
                 guard given.allSatisfy({ $0.entity.rootEntity === first.entity.rootEntity }) else {
                     throw CoreDataError(.invalidFetchRequest, "A batch delete by object IDs needs IDs of one entity; these mix \(Set(given.map(\.entity.name)).sorted().joined(separator: ", ")).")
                 }
-                store = try self.store(for: first)
+                let groups = try grouped(given, by: { $0 })
+                guard groups.count == 1 else {
+                    throw CoreDataError(.storeUnsupportedRequest, "A batch delete by object IDs names objects of several persistent stores (\(groups.map(\.store.description).joined(separator: ", "))); it runs against one store only.")
+                }
+                store = groups[0].store
                 ids = given
             }
             let deleted = try BatchDeleteRules.closure(of: ids, in: store)

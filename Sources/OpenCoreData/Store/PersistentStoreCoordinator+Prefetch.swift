@@ -8,18 +8,28 @@ extension PersistentStoreCoordinator {
     /// the related objects' attributes needs no store access.
     ///
     /// Rows fetched without values (`includesPropertyValues = false`) and not cached
-    /// cannot tell where their to-one relationships lead; those are skipped.
+    /// cannot tell where their to-one relationships lead; those are skipped. With several
+    /// stores, each store's rows are followed in that store (relationships never cross
+    /// stores).
     func prefetch(_ paths: [[RelationshipDescription]], from rows: [FetchedRow]) throws {
         guard !paths.isEmpty, let first = rows.first else { return }
         try lock.withLock {
-            let store = try store(for: first.id)
-            for path in paths {
-                var current = rows
-                for relationship in path where !current.isEmpty {
-                    current = relationship.isToMany
-                        ? try prefetchToMany(relationship, of: current, in: store)
-                        : try prefetchToOne(relationship, of: current, in: store)
-                }
+            let groups = stores.count == 1 ? [(store: try store(for: first.id), items: rows)] : try grouped(rows, by: \.id)
+            for (store, rows) in groups {
+                try prefetch(paths, from: rows, in: store)
+            }
+        }
+    }
+
+    /// Follows `paths` from `rows`, all of `store`. Call under the lock.
+    private func prefetch(_ paths: [[RelationshipDescription]], from rows: [FetchedRow], in store: PersistentStore) throws {
+        for path in paths {
+            var current = rows
+            for relationship in path where !current.isEmpty {
+                guard store.holdsDestination(of: relationship) else { break }
+                current = relationship.isToMany
+                    ? try prefetchToMany(relationship, of: current, in: store)
+                    : try prefetchToOne(relationship, of: current, in: store)
             }
         }
     }

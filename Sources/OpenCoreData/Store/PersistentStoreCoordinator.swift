@@ -10,7 +10,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The model every store and context of this coordinator uses.
     public let managedObjectModel: ManagedObjectModel
     let lock = NSLock()
-    private var stores: [PersistentStore] = []
+    /// The stores, in the order they were added; read and written under `lock`.
+    private(set) var stores: [PersistentStore] = []
     var rowCache = RowCache()
 
     /// Creates a coordinator for `model`. The model is validated and frozen when the
@@ -26,11 +27,17 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - type: `.sqlite` (the default store) or `.inMemory`.
-    ///   - configuration: a configuration name of the model, or nil for all entities.
+    ///   - configuration: a configuration name of the model, or nil for all entities. A
+    ///     store holds (and a new SQLite file gets tables for) only its configuration's
+    ///     entities; a new object goes to the first store holding its entity (or the one
+    ///     `ManagedObjectContext.assign(_:to:)` names), and fetches read every store
+    ///     holding the fetched entity.
     ///   - url: the store file (ignored by the in-memory store).
-    ///   - options: store options (none are needed today).
+    ///   - options: `PersistentStoreOption` keys (pragmas, read-only, timeout, a quick
+    ///     check at open); the in-memory store ignores them.
     /// - Throws: `.invalidModel`, `.incompatibleModel`, `.notAStore`, `.storeCorrupt`,
-    ///   `.storeOpenFailed`; nothing is written to an existing file that fails to open.
+    ///   `.storeReadOnly`, `.storeTimeout`, `.storeOpenFailed`; nothing is written to an
+    ///   existing file that fails to open (except rolling back a hot journal).
     @discardableResult
     public func addPersistentStore(
         type: PersistentStoreType,
@@ -39,17 +46,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         options: [String: any Sendable]? = nil
     ) throws -> PersistentStore {
         try managedObjectModel.freeze()
+        let entities = managedObjectModel.entities(forConfigurationName: configuration)
         let backend: any StoreBackend
         switch type {
         case .sqlite:
             guard let url, url.isFileURL else { throw CoreDataError(.storeOpenFailed, "A SQLite store needs a file URL.") }
-            backend = try SQLiteStore(model: managedObjectModel, url: url)
+            backend = try SQLiteStore(model: managedObjectModel, url: url, entities: entities, options: SQLiteStoreOptions(options))
         case .inMemory:
             backend = InMemoryStore(model: managedObjectModel)
         default:
             throw CoreDataError(.storeInvalidType, "Unknown store type '\(type.rawValue)'.")
         }
-        let store = PersistentStore(type: type, url: url, model: managedObjectModel, configurationName: configuration, backend: backend)
+        let store = PersistentStore(type: type, url: url, model: managedObjectModel, configurationName: configuration, entities: entities, backend: backend)
         lock.withLock { stores.append(store) }
         return store
     }
@@ -63,36 +71,30 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    // MARK: - Routing
-
-    func store(for entity: EntityDescription) throws -> PersistentStore {
-        guard let store = stores.first(where: { $0.holds(entity) }) else {
-            throw CoreDataError(.storeOperationFailed, "No persistent store holds entity '\(entity.name)'. Add a store first.")
-        }
-        return store
-    }
-
-    func store(for id: ManagedObjectID) throws -> PersistentStore {
-        if let identifier = id.storeIdentifier, let store = stores.first(where: { $0.identifier == identifier }) { return store }
-        return try store(for: id.entity)
-    }
-
     // MARK: - Store access (each under the lock)
 
+    /// The rows `query` matches, from every store holding its entities (see
+    /// `fetchMerged(_:from:)` for a fetch spanning several).
     func fetch(_ query: StoreFetch) throws -> [FetchedRow] {
         try lock.withLock {
-            let rows = try store(for: query.entity).fetch(query)
+            let targets = try stores(for: query)
+            let rows = targets.count == 1 ? try targets[0].store.fetch(targets[0].query) : try fetchMerged(query, from: targets)
             if query.includesValues { rowCache.insert(rows) }
             return rows
         }
     }
 
+    /// How many rows `query` matches, summed over the stores holding its entities.
     func count(_ query: StoreFetch) throws -> Int {
-        try lock.withLock { try store(for: query.entity).count(query) }
+        try lock.withLock {
+            let targets = try stores(for: query)
+            if targets.count == 1 { return try targets[0].store.count(targets[0].query) }
+            return try countMerged(query, from: targets)
+        }
     }
 
     /// The stored values of one object: from the row cache when there and no other
-    /// connection has written to the store since, else from the store.
+    /// connection has written to the store since, else from its store.
     func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
         try lock.withLock {
             let store = try store(for: id)
@@ -106,36 +108,52 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    /// The IDs a to-many relationship holds: prefetched ones when there, else from the store.
+    /// The IDs a to-many relationship holds: prefetched ones when there, else from the
+    /// store (none when the store holds no destination entity: relationships never cross
+    /// stores).
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
         try lock.withLock {
             if let prefetched = rowCache.takeRelated(id, relationship: relationship) { return prefetched }
-            return try store(for: id).relatedIDs(of: id, relationship: relationship)
+            let store = try store(for: id)
+            guard store.holdsDestination(of: relationship) else { return [] }
+            return try store.relatedIDs(of: id, relationship: relationship)
         }
     }
 
-    /// The dictionaries of a dictionary fetch.
+    /// The dictionaries of a dictionary fetch, from the one store holding its entities.
+    ///
+    /// - Throws: `.storeUnsupportedRequest` when several stores hold them: rows of
+    ///   several stores are not grouped, aggregated or merged into dictionaries.
     func fetchDictionaries(_ query: StoreFetch) throws -> [[String: Any]] {
-        try lock.withLock { try store(for: query.entity).fetchDictionaries(query) }
+        try lock.withLock { try singleStore(for: query, request: "A dictionary fetch").fetchDictionaries(query) }
     }
 
-    /// The identity of the store holding `entity`, for building its object IDs.
-    func storeToken(for entity: EntityDescription) throws -> StoreToken {
-        try lock.withLock { try store(for: entity).backend.token }
+    /// The identity of the first store holding rows `query` can match, for keys of
+    /// its results (keys of other stores' rows carry their own).
+    func storeToken(for query: StoreFetch) throws -> StoreToken {
+        try lock.withLock { try stores(for: query)[0].store.backend.token }
     }
 
-    /// The keys of the rows `query` matches, in order (for batch-faulting arrays).
+    /// The keys of the rows `query` matches, in order (for batch-faulting arrays), from
+    /// every store holding its entities.
     func fetchKeys(_ query: StoreFetch) throws -> StoredKeys {
-        try lock.withLock { try store(for: query.entity).fetchKeys(query) }
+        try lock.withLock {
+            let targets = try stores(for: query)
+            if targets.count == 1 { return try targets[0].store.fetchKeys(targets[0].query) }
+            var idQuery = query
+            idQuery.includesValues = false
+            return StoredKeys(ids: try fetchMerged(idQuery, from: targets).map(\.id), token: targets[0].store.backend.token)
+        }
     }
 
-    /// The rows of `ids` (one root entity), read in one statement. Not cached: the
-    /// objects made from them keep their values, and a batch-faulting walk over a large
-    /// store should not fill the cache.
+    /// The rows of `ids`, read in one statement per store and root entity. Not cached:
+    /// the objects made from them keep their values, and a batch-faulting walk over a
+    /// large store should not fill the cache.
     func rows(for ids: [ManagedObjectID]) throws -> [FetchedRow] {
         try lock.withLock {
             guard let first = ids.first else { return [] }
-            return try store(for: first).rows(for: ids)
+            if stores.count == 1 { return try store(for: first).rows(for: ids) }
+            return try grouped(ids, by: { $0 }).flatMap { try $0.store.rows(for: $0.items) }
         }
     }
 
@@ -145,16 +163,24 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.withLock { stores.reduce(0) { $0 + $1.backend.executedStatementCount } }
     }
 
-    /// Writes `request` in one transaction; returns the permanent IDs of inserted objects.
+    /// Writes `request`, one transaction per store it touches; returns the permanent IDs
+    /// of inserted objects.
+    ///
+    /// Each object is written to its own store (see `split(_:)`); the context validated
+    /// every object, and the request was split and routed, before the first store is
+    /// written. With several stores the
+    /// save is atomic per store only: SQLite commits each file on its own, so when a
+    /// later store fails, the earlier ones stay committed (see `commit(_:of:)`, which
+    /// throws `IncompleteSave` for the context to mark their objects saved and report
+    /// `.storeIncompleteSave`). A failure in the first store written leaves every store
+    /// as it was.
     func save(_ request: SaveRequest) throws -> PermanentIDs {
         try lock.withLock {
-            guard let first = request.inserts.first?.id ?? request.updates.first?.id ?? request.deletes.first?.id ?? request.toManyChanges.first?.owner else {
-                return PermanentIDs(temporary: [], permanent: [], needsLookup: false)
-            }
-            let store = try store(for: first)
+            let parts = try split(request)
+            guard parts.count == 1, let part = parts.first else { return try commit(parts, of: request) }
             do {
-                let map = try store.save(request)
-                rowCache.didSave(request, permanentIDs: map)
+                let map = try part.store.save(part.request)
+                rowCache.didSave(part.request, permanentIDs: map)
                 return map
             } catch let conflicts as StoreConflicts {
                 // The cached rows are stale: the next read (a refresh) must see the store.
@@ -164,10 +190,22 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
+    /// Permanent IDs for `ids`, each from the store it will be saved to (`store`, when
+    /// given: `ManagedObjectContext.assign(_:to:)`).
+    func obtainPermanentIDs(for ids: [ManagedObjectID], in store: PersistentStore? = nil) throws -> [ManagedObjectID: ManagedObjectID] {
         try lock.withLock {
-            guard let first = ids.first else { return [:] }
-            return try store(for: first.entity).obtainPermanentIDs(for: ids)
+            if let store {
+                guard stores.contains(where: { $0 === store }) else {
+                    throw CoreDataError(.storeOperationFailed, "The store \(store.identifier) is not one of this coordinator's stores.")
+                }
+                return try store.obtainPermanentIDs(for: ids)
+            }
+            if stores.count == 1 { return try stores[0].obtainPermanentIDs(for: ids) }
+            var map: [ManagedObjectID: ManagedObjectID] = [:]
+            for group in try grouped(ids, by: { $0 }) {
+                map.merge(try group.store.obtainPermanentIDs(for: group.items)) { first, _ in first }
+            }
+            return map
         }
     }
 }

@@ -3,9 +3,13 @@
 public enum PersistentStoreOption {
     /// `[String: String]` of SQLite pragmas run at open, as Core Data's
     /// `NSSQLitePragmasOption`: e.g. `["journal_mode": "DELETE", "synchronous": "NORMAL"]`.
+    /// Only known pragmas with plain values are accepted (journal_mode, synchronous,
+    /// cache_size, page_size…); anything else throws `.storeOpenFailed` before the file
+    /// is touched, so no SQL can be slipped in.
     public static let sqlitePragmas = "NSSQLitePragmasOption"
-    /// `Bool`: open the store read-only (`NSReadOnlyPersistentStoreOption`); saves throw
-    /// `.storeReadOnly`.
+    /// `Bool`: open the store read-only (`NSReadOnlyPersistentStoreOption`); fetches work,
+    /// saves throw `.storeReadOnly` and keep the context's changes. A missing store is not
+    /// created. (A file that cannot be written opens this way on its own.)
     public static let readOnly = "NSReadOnlyPersistentStoreOption"
     /// `Double` seconds: how long a save or read waits for another connection's lock
     /// before failing with `.storeTimeout` (`NSPersistentStoreTimeoutOption`; default 5).

@@ -5,7 +5,7 @@ struct StoreFetch {
     let entity: EntityDescription
     /// `Z_ENT` numbers of the entities whose rows match (the entity and, when
     /// sub-entities are included, its descendants).
-    let entityNumbers: Set<Int>
+    private(set) var entityNumbers: Set<Int>
     var predicate: CDPredicate?
     var sortDescriptors: [CDSortDescriptor]
     var limit: Int
@@ -146,6 +146,14 @@ struct StoreFetch {
         }
     }
 
+    /// The same fetch over those of its entities in `numbers`: one store's share of a
+    /// fetch spanning several stores.
+    func narrowed(to numbers: Set<Int>) -> StoreFetch {
+        var narrowed = self
+        narrowed.entityNumbers.formIntersection(numbers)
+        return narrowed
+    }
+
     /// `items` (matches in fetch order) without the first `offset`, at most `limit` of them.
     func windowed<T>(_ items: [T]) -> [T] {
         var items = items
@@ -177,13 +185,15 @@ struct StoreFetch {
 
     /// Verifies that `keyPath` names properties: through to-one relationships only for a
     /// sort, through to-many ones too (and collection operators such as `@count`, or
-    /// `@max.key`) in a predicate. Returns the entity the path ends at when it ends at a
-    /// relationship (or at `SELF`).
+    /// `@max.key`) in a predicate, with at most `KeyPathReader.maximumKeys` keys. Returns
+    /// the entity the path ends at when it ends at a relationship (or at `SELF`).
     @discardableResult
     static func checkKeyPath(_ keyPath: String, from entity: EntityDescription, allowingToMany: Bool = false) throws -> EntityDescription? {
         var current: EntityDescription? = entity
         var afterOperator = false
-        for name in keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+        let names = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        try KeyPathReader.checkLength(names.count, keyPath: keyPath)
+        for name in names {
             if allowingToMany && name.hasPrefix("@") {
                 // `@count` ends in a number; `@max.key`, `@sum.key` go on from the same elements.
                 afterOperator = name == "@count"

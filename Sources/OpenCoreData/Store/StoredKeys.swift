@@ -2,7 +2,8 @@ import Foundation
 
 /// The identities of a fetch's matching rows, in order, stored compactly: one `Int64`
 /// primary key per row, plus an entity number per row only when rows of several
-/// entities (sub-entities) matched. A million rows take 8 MB, not a million objects.
+/// entities (sub-entities) matched, and a store per row only when several stores did.
+/// A million rows of one store take 8 MB, not a million objects.
 struct StoredKeys {
     /// The store the keys belong to, to turn them back into object IDs.
     let token: StoreToken
@@ -10,9 +11,18 @@ struct StoredKeys {
     /// Empty while every row so far has `firstEntityNumber`.
     private var entityNumbers: [Int32] = []
     private var firstEntityNumber: Int32 = 0
+    /// Per row, once a row of another store than `token`'s was appended: the store of
+    /// each (nil: `token`). Rows past its end are `token`'s.
+    private var tokens: [StoreToken?] = []
 
     init(token: StoreToken) {
         self.token = token
+    }
+
+    /// The keys of `ids`, saved objects of one or several stores, in order.
+    init(ids: [ManagedObjectID], token: StoreToken) {
+        self.token = token
+        for id in ids { append(primaryKey: id.primaryKey ?? 0, entityNumber: Int32(id.entity.slots.number), store: id.storeToken) }
     }
 
     var count: Int { primaryKeys.count }
@@ -27,12 +37,23 @@ struct StoredKeys {
         primaryKeys.append(primaryKey)
     }
 
+    /// Appends a row of `store`, which may be another store than `token`'s.
+    mutating func append(primaryKey: Int64, entityNumber: Int32, store: StoreToken?) {
+        let other = store.flatMap { $0 === token ? nil : $0 }
+        if other != nil || !tokens.isEmpty {
+            // Rows appended without a store so far are `token`'s.
+            tokens += repeatElement(nil, count: primaryKeys.count - tokens.count)
+            tokens.append(other)
+        }
+        append(primaryKey: primaryKey, entityNumber: entityNumber)
+    }
+
     func entityNumber(at index: Int) -> Int32 {
         entityNumbers.isEmpty ? firstEntityNumber : entityNumbers[index]
     }
 
     /// The object ID of the row at `index`.
     func objectID(at index: Int, layout: ModelLayout) -> ManagedObjectID {
-        ManagedObjectID(entity: layout.entitiesByNumber[Int(entityNumber(at: index))]!, store: token, primaryKey: primaryKeys[index])
+        ManagedObjectID(entity: layout.entitiesByNumber[Int(entityNumber(at: index))]!, store: (index < tokens.count ? tokens[index] : nil) ?? token, primaryKey: primaryKeys[index])
     }
 }

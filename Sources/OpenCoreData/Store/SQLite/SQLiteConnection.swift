@@ -17,10 +17,17 @@ final class SQLiteConnection {
     /// Tests use it to prove that an operation needed no SQL (prefetching, counting).
     var executedStatementCount = 0
 
+    /// How long a statement waits for another connection's lock, in milliseconds.
+    let busyTimeout: Int32
+
     /// Opens (creating if allowed) the database at `path`, with the store's SQL functions
     /// and collations registered (`SQLiteFunctions`).
-    init(path: String, readOnly: Bool = false, create: Bool = true) throws {
+    ///
+    /// The busy timeout is set first, before anything reads the file, so that opening a
+    /// store another process is creating or writing waits instead of failing at once.
+    init(path: String, readOnly: Bool = false, create: Bool = true, busyTimeout: Int32 = 5_000) throws {
         self.path = path
+        self.busyTimeout = busyTimeout
         var flags = SQLITE_OPEN_NOMUTEX
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
@@ -32,6 +39,7 @@ final class SQLiteConnection {
             throw CoreDataError(.storeOpenFailed, "Could not open the SQLite file at \(path): \(message).", sqliteResultCode: code)
         }
         handle = db
+        sqlite3_busy_timeout(db, busyTimeout)
         sqlite3_extended_result_codes(db, 1)
         do {
             try SQLiteFunctions.register(on: self)
@@ -93,6 +101,10 @@ final class SQLiteConnection {
         return statement.value(at: 0)
     }
 
+    /// Whether SQLite opened the file read-only: on request, or because the file or its
+    /// mount cannot be written.
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
@@ -103,12 +115,17 @@ final class SQLiteConnection {
             functionErrors.pending = nil
             return pending
         }
-        let primary = code & 0xff
         let kind: CoreDataError.Code
-        switch primary {
+        switch code & 0xff {
         case SQLITE_NOTADB: kind = .notAStore
         case SQLITE_CORRUPT: kind = .storeCorrupt
         case SQLITE_CONSTRAINT: kind = .constraintViolation
+        case SQLITE_READONLY: kind = .storeReadOnly
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            let seconds = Double(busyTimeout) / 1000
+            return CoreDataError(.storeTimeout,
+                "The store at \(path) stayed locked by another connection past the timeout of \(seconds) s (SQLite error \(code): \(message)).",
+                sqliteResultCode: code)
         default: kind = .sqliteError
         }
         return CoreDataError(kind, "SQLite error \(code): \(message)", sqliteResultCode: code)

@@ -22,7 +22,8 @@ enum SQLiteFunctions {
     /// evaluator's `FunctionEvaluation`.
     static let function = "ocd_function"
     /// `ocd_sum(value)`, `ocd_avg(value)`: `@sum` and `@avg` by the evaluator's
-    /// `AggregateFunctions` (no integer-overflow error, as SQLite's `sum` has).
+    /// `AggregateFunctions` (an exact integer total, whatever the row order; its overflow
+    /// is the evaluator's typed error).
     static let sumAggregate = "ocd_sum"
     static let averageAggregate = "ocd_avg"
 
@@ -65,12 +66,14 @@ enum SQLiteFunctions {
                 SQLiteFunctions.call(context, Int(count), arguments)
             }, nil, nil, nil)
         }
-        for (name, average) in [(sumAggregate, false), (averageAggregate, true)] where code == SQLITE_OK {
-            code = sqlite3_create_function_v2(connection.handle, name, 1, flags, average ? context : nil, nil, { context, _, arguments in
+        let finishers: [(String, @convention(c) (OpaquePointer?) -> Void)] = [
+            (sumAggregate, { context in SQLiteFunctions.finish(context, isAverage: false) }),
+            (averageAggregate, { context in SQLiteFunctions.finish(context, isAverage: true) }),
+        ]
+        for (name, finish) in finishers where code == SQLITE_OK {
+            code = sqlite3_create_function_v2(connection.handle, name, 1, flags, context, nil, { context, _, arguments in
                 SQLiteFunctions.collect(context, arguments)
-            }, { context in
-                SQLiteFunctions.finish(context)
-            }, nil)
+            }, finish, nil)
         }
         for selector in CDSortDescriptor.Selector.allCases where code == SQLITE_OK {
             guard let name = collation(for: selector) else { continue }
@@ -180,8 +183,7 @@ enum SQLiteFunctions {
         if let value = SQLiteResult.value(arguments[0]) { values.values.append(value) }
     }
 
-    private static func finish(_ context: OpaquePointer?) {
-        let isAverage = sqlite3_user_data(context) != nil
+    private static func finish(_ context: OpaquePointer?, isAverage: Bool) {
         var values: [Any] = []
         if let slot = sqlite3_aggregate_context(context, 0) {
             let storage = slot.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
@@ -193,7 +195,7 @@ enum SQLiteFunctions {
         do {
             SQLiteResult.set(context, to: isAverage ? try AggregateFunctions.average(values, in: "@avg") : try AggregateFunctions.sum(values, in: "@sum"))
         } catch {
-            sqlite3_result_error(context, "\(error)", -1)
+            fail(context, error)
         }
     }
 

@@ -34,26 +34,14 @@ struct SQLiteMetadata {
         try insert.run()
     }
 
-    /// Reads the metadata of the file at `path` through a read-only connection, so that
-    /// nothing is written (not even a WAL checkpoint) while the file is being checked.
-    static func read(path: String) throws -> SQLiteMetadata {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CoreDataError(.storeOpenFailed, "Cannot read the store file at \(path).")
-        }
-        let header = handle.readData(ofLength: 16)
-        try? handle.close()
-        guard header == Data("SQLite format 3\0".utf8) else {
-            throw CoreDataError(.notAStore, "The file at \(path) is not a SQLite database; it was left untouched.")
-        }
-        let connection = try SQLiteConnection(path: path, readOnly: true, create: false)
-        defer { connection.close() }
-        let hasTable: SQLValue?
-        do {
-            hasTable = try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'")
-        } catch let error as CoreDataError {
-            throw CoreDataError(error.code == .sqliteError ? .storeCorrupt : error.code, "The SQLite file at \(path) cannot be read: \(error.message)", sqliteResultCode: error.sqliteResultCode)
-        }
-        guard hasTable == .integer(1) else {
+    /// Reads the metadata of the database `connection` has open; nil when it has no
+    /// tables at all (a zero-length file, or a store whose creation never committed).
+    /// SQLite errors are thrown as they are; the caller maps them (`SQLiteStore+Opening`).
+    static func read(from connection: SQLiteConnection) throws -> SQLiteMetadata? {
+        let path = connection.path
+        let tables = try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table'")
+        guard tables != .integer(0) else { return nil }
+        guard try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'") != nil else {
             throw CoreDataError(.notAStore, "The SQLite database at \(path) has no Z_METADATA table: it is not an OpenCoreData or Core Data store. It was left untouched.")
         }
         let statement = try connection.prepare("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION DESC LIMIT 1")

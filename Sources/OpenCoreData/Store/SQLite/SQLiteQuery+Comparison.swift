@@ -88,7 +88,11 @@ extension SQLiteQuery {
 
     /// `left op right`, false when either is nil or they do not order.
     private func ordered(_ left: SQLScalar, _ op: String, _ right: SQLScalar) throws -> String {
-        guard left.kind.isComparable(with: right.kind), left.kind != .null, right.kind != .null else { return "0" }
+        guard left.kind.isComparable(with: right.kind), left.kind != .null, right.kind != .null else {
+            // False, but with both sides still computed, as in memory: an error one raises
+            // (an @sum that overflows) does not depend on what it is compared with.
+            return "(CASE WHEN \(left.sql) IS NULL OR \(right.sql) IS NULL THEN 0 ELSE 0 END)"
+        }
         var parts = [String]()
         if left.isNullable { parts.append("\(left.sql) IS NOT NULL") }
         if right.isNullable { parts.append("\(right.sql) IS NOT NULL") }
@@ -123,7 +127,7 @@ extension SQLiteQuery {
             // [c] and [d] fold strings only (a URL stays case-sensitive, as in memory).
             let options = left.kind.mayBeString ? test.options : []
             let keys = elements.filter { element in
-                let kind = SQLValueKind(constant: element)
+                let kind = kind(ofConstant: element)
                 return left.kind.isComparable(with: kind) || kind == .null
             }.compactMap { SQLMembershipKey.of($0, options: options) }
             if keys.isEmpty { return "0" }

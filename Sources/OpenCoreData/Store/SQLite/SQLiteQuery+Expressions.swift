@@ -147,6 +147,9 @@ extension SQLiteQuery {
         let stored: SQLValue
         switch value {
         case .null: return SQLScalar(sql: "NULL", kind: .null)
+        case .objectID(let id) where !isStored(id):
+            // Never nil and never equal to a row of this store (its primary key may be).
+            return SQLScalar(sql: bind(.integer(id.primaryKey ?? 0)), kind: .incomparable, isNullable: false)
         case .array: throw CoreDataError(.invalidPredicate, "The collection \(value) is not allowed here.")
         case _ where kind == .incomparable: return SQLScalar(sql: "NULL", kind: .incomparable)
         case .bool(let flag): stored = .integer(flag ? 1 : 0)
@@ -161,6 +164,19 @@ extension SQLiteQuery {
         case .objectID(let id): stored = .integer(id.primaryKey ?? 0)
         }
         return SQLScalar(sql: bind(stored), kind: kind, isNullable: false)
+    }
+
+    /// Whether `id` names a row of the queried store (not a temporary object or a row of
+    /// another store, which can share its primary key).
+    func isStored(_ id: ManagedObjectID) -> Bool {
+        id.storeToken?.identifier == storeIdentifier
+    }
+
+    /// The kind of a constant as this store compares it: an object ID not of this store
+    /// equals nothing.
+    func kind(ofConstant value: CDValue) -> SQLValueKind {
+        if case .objectID(let id) = value, !isStored(id) { return .incomparable }
+        return SQLValueKind(constant: value)
     }
 
     // MARK: - Constant folding

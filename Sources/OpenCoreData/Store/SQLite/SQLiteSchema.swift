@@ -161,32 +161,54 @@ final class SQLiteSchema {
 
     // MARK: - DDL
 
-    /// The statements that create every table and index.
-    func creationSQL(model: ManagedObjectModel) -> [String] {
+    /// The statements that create a new store holding `entities` (a configuration's):
+    /// their tables and indexes, then `Z_PRIMARYKEY` and `Z_METADATA`.
+    func creationSQL(model: ManagedObjectModel, entities: [EntityDescription]) -> [String] {
+        tableSQL(for: entities) + indexSQL(model: model, entities: entities) + [
+            "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+            "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+        ]
+    }
+
+    /// The tables of the hierarchies `entities` belong to, and the join tables between
+    /// two of those hierarchies; existing ones are kept (`IF NOT EXISTS`), so opening a
+    /// store with another configuration of the same model adds what it lacks.
+    func tableSQL(for entities: [EntityDescription]) -> [String] {
+        let roots = Self.roots(of: entities)
         var statements: [String] = []
-        for table in tables {
+        for table in tables where roots.contains(ObjectIdentifier(table.root)) {
             let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.map { "\($0.name) \($0.type)" }
-            statements.append("CREATE TABLE \(table.name) (\(columns.joined(separator: ", ")))")
+            statements.append("CREATE TABLE IF NOT EXISTS \(table.name) (\(columns.joined(separator: ", ")))")
         }
-        for join in allJoinTables {
+        for join in allJoinTables where joins(join, within: roots) {
             var columns = ["\(join.ownerColumn) INTEGER", "\(join.memberColumn) INTEGER"]
             if let order = join.orderColumn { columns.append("\(order) INTEGER") }
-            statements.append("CREATE TABLE \(join.name) (\(columns.joined(separator: ", ")), PRIMARY KEY (\(join.ownerColumn), \(join.memberColumn)))")
-            statements.append("CREATE INDEX \(join.name)_\(join.memberColumn)_INDEX ON \(join.name) (\(join.memberColumn), \(join.ownerColumn))")
+            statements.append("CREATE TABLE IF NOT EXISTS \(join.name) (\(columns.joined(separator: ", ")), PRIMARY KEY (\(join.ownerColumn), \(join.memberColumn)))")
+            statements.append("CREATE INDEX IF NOT EXISTS \(join.name)_\(join.memberColumn)_INDEX ON \(join.name) (\(join.memberColumn), \(join.ownerColumn))")
         }
-        statements += indexSQL(model: model)
-        statements.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-        statements.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
         return statements
     }
 
-    /// Indexes for Z_ENT (tables of several entities), to-one foreign keys, fetch indexes and uniqueness constraints.
-    func indexSQL(model: ManagedObjectModel) -> [String] {
+    /// The inheritance roots of `entities`, whose tables hold their rows.
+    private static func roots(of entities: [EntityDescription]) -> Set<ObjectIdentifier> {
+        Set(entities.map { ObjectIdentifier($0.rootEntity) })
+    }
+
+    /// Whether both sides of a join table are hierarchies among `roots`.
+    private func joins(_ join: JoinTable, within roots: Set<ObjectIdentifier>) -> Bool {
+        guard let owner = join.owner.entity, let member = join.owner.destinationEntity else { return false }
+        return roots.contains(ObjectIdentifier(owner.rootEntity)) && roots.contains(ObjectIdentifier(member.rootEntity))
+    }
+
+    /// Indexes for Z_ENT (tables of several entities), to-one foreign keys, fetch indexes
+    /// and uniqueness constraints, on the tables of `entities`.
+    func indexSQL(model: ManagedObjectModel, entities: [EntityDescription]) -> [String] {
+        let roots = Self.roots(of: entities)
         var statements: [String] = []
-        for table in tables where table.root.selfAndDescendants.count > 1 {
+        for table in tables where table.root.selfAndDescendants.count > 1 && roots.contains(ObjectIdentifier(table.root)) {
             statements.append("CREATE INDEX IF NOT EXISTS \(table.name)_Z_ENT ON \(table.name) (Z_ENT)")
         }
-        for entity in model.entities {
+        for entity in model.entities where roots.contains(ObjectIdentifier(entity.rootEntity)) {
             let mapping = mapping(for: entity)
             let table = mapping.table
             let slots = entity.slots

@@ -17,7 +17,7 @@ extension SQLiteStore {
             guard !ids.isEmpty else { return [] }
             let mapping = schema.mapping(for: plan.fetch.entity)
             let keyList = Self.jsonArray(keys.primaryKeys)
-            try checkIntegerRanges(of: plan, mapping: mapping, keys: keyList)
+            try checkComputedValues(of: plan, mapping: mapping, keys: keyList)
             var parameters: [SQLValue] = []
             var assignments = ["Z_OPT = Z_OPT + 1"]
             for assignment in plan.assignments {
@@ -52,21 +52,28 @@ extension SQLiteStore {
         }
     }
 
-    /// Throws, before anything changes, when a computed or copied value would not fit its
+    /// Throws, before anything changes, when a computed or copied value would be NULL in a
+    /// required attribute (division by zero, a NULL operand, NaN), or would not fit its
     /// integer attribute (SQLite's `CAST` would saturate or keep it, the decoder truncate).
-    private func checkIntegerRanges(of plan: BatchUpdatePlan, mapping: SQLiteSchema.EntityMapping, keys: String) throws {
+    private func checkComputedValues(of plan: BatchUpdatePlan, mapping: SQLiteSchema.EntityMapping, keys: String) throws {
         for assignment in plan.assignments {
-            switch assignment.attribute.attributeType {
-            case .integer16, .integer32, .integer64: break
-            default: continue
-            }
             if case .constant = assignment.value { continue }
+            let isInteger: Bool
+            switch assignment.attribute.attributeType {
+            case .integer16, .integer32, .integer64: isInteger = true
+            default: isInteger = false
+            }
+            guard isInteger || !assignment.attribute.isOptional else { continue }
             var parameters: [SQLValue] = []
             let expression = try sql(for: assignment.value, mapping: mapping, parameters: &parameters)
-            let statement = try connection.prepare("SELECT MAX(\(expression)), MIN(\(expression)) FROM \(mapping.table.name) WHERE Z_PK IN (SELECT value FROM json_each(?))")
-            statement.bind(parameters + parameters + [.text(keys)])
+            let statement = try connection.prepare("SELECT count(*) - count(\(expression)), MAX(\(expression)), MIN(\(expression)) FROM \(mapping.table.name) WHERE Z_PK IN (SELECT value FROM json_each(?))")
+            statement.bind(parameters + parameters + parameters + [.text(keys)])
             guard try statement.step() else { continue }
-            for column: Int32 in [0, 1] {
+            if !assignment.attribute.isOptional, case .integer(let nulls) = statement.value(at: 0), nulls > 0 {
+                throw BatchUpdatePlan.missingMandatoryError(for: assignment.attribute)
+            }
+            guard isInteger else { continue }
+            for column: Int32 in [1, 2] {
                 switch statement.value(at: column) {
                 case .integer(let integer):
                     if assignment.attribute.exactInteger(integer) == nil {

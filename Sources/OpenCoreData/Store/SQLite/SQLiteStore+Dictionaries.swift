@@ -61,6 +61,19 @@ extension SQLiteStore {
             }
             let attribute = property as! AttributeDescription
             return { statement in try attribute.value(from: statement.value(at: index)) }
+        case .aggregate(.sum, let path?, let attribute as AttributeDescription) where Self.isInteger(attribute):
+            // SQLite's sum() fails when a running total overflows, even if the total fits, and
+            // depends on the row order. The high and low 32 bits are summed apart (neither
+            // sum can overflow) and added in Swift: the exact total, or the in-memory error.
+            let argument = try query.column(forKeyPath: path)
+            let (high, low) = ("sum(\(argument) >> 32)", "sum(\(argument) & 4294967295)")
+            // For ORDER BY: exact while within 64 bits (SQLite turns an overflow into a REAL).
+            selects.append("(\(high) * 4294967296 + \(low)) AS \(alias)")
+            selects += [high, low]
+            return { statement in
+                guard case .integer(let high) = statement.value(at: index + 1), case .integer(let low) = statement.value(at: index + 2) else { return nil }
+                return try AggregateFunctions.integerTotal(Int128(high) << 32 + Int128(low), in: "sum: of '\(path)'")
+            }
         case .aggregate(let aggregate, let path, let property):
             let argument = try path.map { try query.column(forKeyPath: $0) } ?? "*"
             let function: String
@@ -83,6 +96,14 @@ extension SQLiteStore {
                     return statement.int64(index)
                 }
             }
+        }
+    }
+
+    /// Whether the attribute's column holds integers only (integers and booleans).
+    private static func isInteger(_ attribute: AttributeDescription) -> Bool {
+        switch attribute.attributeType {
+        case .integer16, .integer32, .integer64, .boolean: return true
+        default: return false
         }
     }
 

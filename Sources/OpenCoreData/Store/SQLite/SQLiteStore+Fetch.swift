@@ -100,7 +100,7 @@ extension SQLiteStore {
     }
 
     func makeQuery(_ fetch: StoreFetch) throws -> SQLiteQuery {
-        var query = SQLiteQuery(schema: schema, entity: fetch.entity, entityNumbers: fetch.entityNumbers)
+        var query = SQLiteQuery(schema: schema, entity: fetch.entity, entityNumbers: fetch.entityNumbers, storeIdentifier: identifier)
         if let predicate = fetch.predicate {
             query.conditions.append(try query.compile(predicate))
         }

@@ -2,8 +2,8 @@ import CSQLite
 import Foundation
 
 /// The default store: a SQLite file in Core Data's layout (see `SQLiteSchema`), in WAL
-/// mode, written one transaction per save, read with cached prepared statements and
-/// bound parameters only.
+/// mode unless `PersistentStoreOption.sqlitePragmas` says otherwise, written one
+/// transaction per save, read with cached prepared statements and bound parameters only.
 final class SQLiteStore: StoreBackend {
     let model: ManagedObjectModel
     let url: URL
@@ -24,63 +24,21 @@ final class SQLiteStore: StoreBackend {
     /// `PRAGMA data_version` when last read (see `hasExternalChanges()`).
     var lastDataVersion: Int64?
 
-    /// Opens the store at `url`, creating it when the file is missing or empty.
-    ///
-    /// An existing file is checked before anything is written: a file that is not SQLite,
-    /// a SQLite database without store metadata, or a store of another model throws,
-    /// and the file (and its `-wal`) is left untouched.
-    init(model: ManagedObjectModel, url: URL) throws {
+    /// Opens the store at `url` (see `open(path:model:schema:entities:options:)`),
+    /// creating it when the file is missing or holds no tables. `entities` are those of
+    /// the store's configuration: only their tables are created. `Z_PRIMARYKEY` and the
+    /// metadata's version hashes cover the whole model, as in Core Data, so a store is
+    /// checked against the model whatever its configuration.
+    init(model: ManagedObjectModel, url: URL, entities: [EntityDescription], options: SQLiteStoreOptions) throws {
         self.model = model
         self.url = url
         schema = SQLiteSchema(model: model)
-        let path = url.path
-        let existing = try Self.existingFileSize(path) > 0
         let stored: SQLiteMetadata
-        if existing {
-            stored = try SQLiteMetadata.read(path: path)
-            try stored.checkCompatible(with: model, path: path)
-            connection = try SQLiteConnection(path: path, create: false)
-        } else {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            connection = try SQLiteConnection(path: path, create: true)
-            stored = SQLiteMetadata(model: model)
-        }
+        (connection, stored) = try Self.open(path: url.path, model: model, schema: schema, entities: entities, options: options)
         identifier = stored.uuid
         metadata = stored.dictionary
         token = StoreToken(identifier: identifier, keeping: model.layout)
-        try configureConnection()
-        try connection.inTransaction {
-            if existing {
-                for statement in schema.indexSQL(model: model) { try connection.execute(statement) }
-            } else {
-                for statement in schema.creationSQL(model: model) { try connection.execute(statement) }
-                try writePrimaryKeyRows()
-                try stored.write(to: connection)
-            }
-        }
         _ = try hasExternalChanges()
-    }
-
-    private static func existingFileSize(_ path: String) throws -> Int {
-        guard FileManager.default.fileExists(atPath: path) else { return 0 }
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        return (attributes[.size] as? NSNumber)?.intValue ?? 0
-    }
-
-    /// WAL journal, full sync, foreign keys off (Core Data does not declare them).
-    private func configureConnection() throws {
-        try connection.execute("PRAGMA journal_mode = WAL")
-        try connection.execute("PRAGMA synchronous = FULL")
-        sqlite3_busy_timeout(connection.handle, 5_000)
-    }
-
-    private func writePrimaryKeyRows() throws {
-        let insert = try connection.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
-        for (number, entity) in model.layout.entitiesByNumber.sorted(by: { $0.key < $1.key }) {
-            insert.reset()
-            insert.bind([.integer(Int64(number)), .text(entity.name), .integer(Int64(entity.superentity?.slots.number ?? 0))])
-            try insert.run()
-        }
     }
 
     var executedStatementCount: Int { connection.executedStatementCount }

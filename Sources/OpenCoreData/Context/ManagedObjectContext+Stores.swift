@@ -1,0 +1,89 @@
+import Foundation
+
+extension ManagedObjectContext {
+    // MARK: - Several stores
+
+    /// Chooses the store a newly inserted object is saved to (Core Data's
+    /// `assign(_:to:)`). Needed only when the configurations of several stores hold the
+    /// object's entity: otherwise the object goes to the first store holding its entity.
+    ///
+    /// Unlike Core Data, the object gets a permanent ID of `store` at once (as with
+    /// `obtainPermanentIDs(for:)`): the ID is what routes it when it is saved.
+    ///
+    /// - Throws: `.storeOperationFailed` when the object is not a new object of this
+    ///   context (or already has an ID of another store), when `store` is not one of the
+    ///   coordinator's, or when its configuration does not hold the object's entity.
+    public func assign(_ object: ManagedObject, to store: PersistentStore) throws {
+        guard object.context === self, object.isPendingInsert else {
+            throw CoreDataError(.storeOperationFailed, "assign(_:to:) needs an object inserted into this context and not yet saved.", objectID: object.objectID)
+        }
+        guard store.holds(object.entity) else {
+            throw CoreDataError(.storeOperationFailed, "\(store) does not hold entity '\(object.entity.name)': its configuration leaves it out.", objectID: object.objectID)
+        }
+        guard object.objectID.isTemporaryID else {
+            if object.objectID.storeIdentifier == store.identifier { return }
+            throw CoreDataError(.storeOperationFailed, "\(object.objectID) already has a permanent ID of another store; assign a new object before obtaining its permanent ID.", objectID: object.objectID)
+        }
+        adoptPermanentIDs(try coordinator.obtainPermanentIDs(for: [object.objectID], in: store), for: [object])
+    }
+
+    /// Core Data's `NSManagedObjectExternalRelationshipError` for every pending object
+    /// whose changed relationships reach an object of another store (or of a store this
+    /// coordinator does not have): relationships cannot cross stores. Checked with the
+    /// other validation errors, before anything is written.
+    func externalRelationshipErrors() -> [CoreDataError] {
+        let coordinator = coordinator
+        return coordinator.lock.withLock {
+            // One store holding every entity: only saved objects of other stores are outsiders.
+            let single = coordinator.stores.count == 1 && coordinator.stores[0].holdsAllEntities ? coordinator.stores[0] : nil
+            let singleToken = single?.backend.token
+            func store(of id: ManagedObjectID) -> PersistentStore? {
+                if let single, id.isTemporaryID || id.storeToken === singleToken { return single }
+                return try? coordinator.store(for: id)
+            }
+            var errors: [CoreDataError] = []
+            func check(_ object: ManagedObject, slots: some Sequence<Int>) {
+                let home = store(of: object.objectID)
+                for slot in slots {
+                    guard let relationship = object.slots.relationships[slot] else { continue }
+                    let outsider: ManagedObjectID?
+                    if relationship.isToMany {
+                        outsider = object.toMany[slot]?.ordered.first { store(of: $0) !== home }
+                    } else {
+                        outsider = (object.values[slot] as? ManagedObjectID).flatMap { store(of: $0) !== home ? $0 : nil }
+                    }
+                    guard let outsider else { continue }
+                    let place = store(of: outsider).map { "\($0)" } ?? "a store this coordinator does not have"
+                    errors.append(CoreDataError(.externalRelationship,
+                        "\(object.entity.name).\(relationship.name) of \(object.objectID) (in \(home.map { "\($0)" } ?? "no store")) relates to \(outsider) in \(place): relationships cannot cross persistent stores.",
+                        objectID: object.objectID, key: relationship.name))
+                }
+            }
+            for object in inserted {
+                check(object, slots: object.slots.toOneSlots)
+                check(object, slots: object.slots.toManySlots)
+            }
+            for object in updated { check(object, slots: object.changedSlots) }
+            return errors
+        }
+    }
+
+    /// After a save that committed to some stores only: their objects become saved, as
+    /// after a full save; the objects of the other stores keep their changes.
+    func didSaveIncompletely(_ incomplete: IncompleteSave, insertedObjects: [ManagedObject], refersToObjects: Bool) {
+        let committedInserts = Set(incomplete.permanentIDs.temporary)
+        let saved = insertedObjects.filter { committedInserts.contains($0.objectID) }
+        let keptInserted = inserted.filter { !committedInserts.contains($0.objectID) }
+        let keptOrder = insertionOrder.filter { keptInserted.contains($0) }
+        let keptUpdated = updated.filter { !incomplete.savedIDs.contains($0.objectID) }
+        let keptDeleted = deleted.filter { !incomplete.savedIDs.contains($0.objectID) }
+        inserted.subtract(keptInserted)
+        updated.subtract(keptUpdated)
+        deleted.subtract(keptDeleted)
+        didSave(saved, permanentIDs: incomplete.permanentIDs, refersToObjects: refersToObjects)
+        inserted = keptInserted
+        insertionOrder = keptOrder
+        updated = keptUpdated
+        deleted = keptDeleted
+    }
+}

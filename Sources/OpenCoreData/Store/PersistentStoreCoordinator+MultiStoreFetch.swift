@@ -1,0 +1,70 @@
+import Foundation
+
+/// Fetches and counts over several stores, called under the coordinator's lock: each
+/// store answers its share, then the rows are merged, sorted and windowed in memory.
+extension PersistentStoreCoordinator {
+    /// The rows `query` matches in `targets` (each store with its share of the query).
+    ///
+    /// Each store returns up to `fetchOffset + fetchLimit` rows, sorted; the merged rows
+    /// are sorted again with `CDSortDescriptor.sort` (the same selectors, and nil first
+    /// when ascending, as SQL sorts them), then `fetchOffset` and `fetchLimit` apply.
+    /// Rows that tie under every sort descriptor keep store order (stores in the order
+    /// they were added), then their order within each store.
+    func fetchMerged(_ query: StoreFetch, from targets: [(store: PersistentStore, query: StoreFetch)]) throws -> [FetchedRow] {
+        let sorts = !query.sortDescriptors.isEmpty
+        var rows: [FetchedRow] = []
+        for (store, share) in targets {
+            var share = share
+            share.limit = query.limit > 0 ? query.offset + query.limit : 0
+            share.offset = 0
+            // Sorting in memory reads the rows' values.
+            share.includesValues = query.includesValues || sorts
+            rows += try store.fetch(share)
+        }
+        if sorts {
+            let sortable = rows.map { SortableRow(id: $0.id, snapshot: $0.snapshot, coordinator: self) }
+            rows = CDSortDescriptor.sort(sortable, by: query.sortDescriptors).map { FetchedRow(id: $0.id, snapshot: query.includesValues ? $0.snapshot : nil) }
+        }
+        return query.windowed(rows)
+    }
+
+    /// How many rows `query` matches in `targets`: the stores' counts summed, then
+    /// `fetchOffset` and `fetchLimit` applied to the total.
+    func countMerged(_ query: StoreFetch, from targets: [(store: PersistentStore, query: StoreFetch)]) throws -> Int {
+        var total = 0
+        for (store, share) in targets {
+            var share = share
+            share.limit = 0
+            share.offset = 0
+            total += try store.count(share)
+        }
+        total = max(0, total - query.offset)
+        return query.limit > 0 ? min(total, query.limit) : total
+    }
+
+    /// The stored values of a row a sort reaches through a to-one relationship: from the
+    /// row cache, else from its store; nil when unreadable (it then sorts as nil).
+    fileprivate func sortSnapshot(for id: ManagedObjectID) -> RowSnapshot? {
+        if let cached = rowCache[id] { return cached }
+        guard let snapshot = try? store(for: id).snapshot(for: id) else { return nil }
+        rowCache[id] = snapshot
+        return snapshot
+    }
+}
+
+/// A fetched row seen through key-value coding, to sort rows of several stores in memory.
+/// It compares as its object ID, as a managed object does; a to-one key gives the related
+/// row, read when a sort key path goes through it.
+private struct SortableRow: KeyValueCoding, IdentifiedObject {
+    let id: ManagedObjectID
+    let snapshot: RowSnapshot?
+    let coordinator: PersistentStoreCoordinator
+
+    var objectID: ManagedObjectID { id }
+
+    func value(forKey key: String) -> Any? {
+        guard let snapshot, let slot = id.entity.slots.slot(forKey: key) else { return nil }
+        guard let related = snapshot.values[slot] as? ManagedObjectID else { return snapshot.values[slot] }
+        return SortableRow(id: related, snapshot: coordinator.sortSnapshot(for: related), coordinator: coordinator)
+    }
+}
