@@ -118,6 +118,7 @@ extension ManagedObjectContext {
     /// Forgets every object: registered objects become unusable, pending changes are lost.
     public func reset() {
         pendingDeletes.removeAll()
+        unreadRelationships.removeAll()
         for reference in registry.values { reference.takeUnretainedValue().context = nil }
         registry.removeAll()
         classCache.removeAll()

@@ -199,12 +199,18 @@ extension ManagedObjectContext {
         }
     }
 
-    /// The IDs a to-many relationship holds in the store.
-    func loadRelatedIDs(of object: ManagedObject, relationship: RelationshipDescription) -> [ManagedObjectID] {
+    /// The IDs a to-many relationship holds in the store. When they cannot be read the
+    /// relationship reads as empty, and is recorded so that `save()` refuses to write it.
+    func loadRelatedIDs(of object: ManagedObject, relationship: RelationshipDescription, slot: Int) -> [ManagedObjectID] {
+        let key = UnreadRelationship(object: object.objectID, slot: slot)
         do {
-            return try storedRelatedIDs(of: object, relationship: relationship)
+            let ids = try storedRelatedIDs(of: object, relationship: relationship)
+            if !unreadRelationships.isEmpty { unreadRelationships[key] = nil }
+            return ids
         } catch {
-            lastFaultError = error as? CoreDataError
+            let failure = error as? CoreDataError ?? CoreDataError(.storeOperationFailed, "\(error)")
+            lastFaultError = failure
+            unreadRelationships[key] = failure
             return []
         }
     }

@@ -61,6 +61,7 @@ extension ManagedObjectContext {
         for object in inserted { collect(object.validateForInsert) }
         for object in updated { collect(object.validateForUpdate) }
         for object in deleted { collect(object.validateForDelete) }
+        errors += unreadRelationshipErrors()
         errors += externalRelationshipErrors()
         try CoreDataError.throwCombined(errors)
     }

@@ -56,6 +56,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var deleted: Set<ManagedObject> = []
     /// Deleted objects whose delete rules have not run yet.
     @exclusivity(unchecked) var pendingDeletes: [ManagedObject] = []
+    /// To-many relationships whose members could not be read from the store (an I/O
+    /// error), with the error: they read as empty, so saving them would replace their
+    /// stored members. `save()` refuses until they are read again.
+    @exclusivity(unchecked) var unreadRelationships: [UnreadRelationship: CoreDataError] = [:]
     /// Managed object classes by entity, resolved once.
     @exclusivity(unchecked) var classCache: [ObjectIdentifier: ManagedObject.Type] = [:]
     /// The entity and class of the last `insertNewObject(forEntityName:into:)`.

@@ -9,7 +9,7 @@ extension ManagedObject {
         if let loaded = toMany[slot] { return loaded }
         var loaded = RelatedObjects()
         if !objectID.isTemporaryID, let context, let relationship = slots!.relationships[slot] {
-            loaded = RelatedObjects(context.loadRelatedIDs(of: self, relationship: relationship))
+            loaded = RelatedObjects(context.loadRelatedIDs(of: self, relationship: relationship, slot: slot))
         }
         toMany[slot] = loaded
         return loaded
