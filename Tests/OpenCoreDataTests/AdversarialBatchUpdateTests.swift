@@ -5,11 +5,6 @@ import Testing
 /// Batch updates that compute or copy values a target attribute cannot hold: a typed error,
 /// and nothing changes, on both stores (review1 findings).
 @Suite struct AdversarialBatchUpdateTests {
-    private func code(of body: () throws -> Void) -> CoreDataError.Code? {
-        do { try body() } catch let error as CoreDataError { return error.code } catch { return nil }
-        return nil
-    }
-
     private func update(_ stack: TestStack, _ properties: [String: Any]) throws {
         try stack.context.performAndWait {
             let request = BatchUpdateRequest(entityName: "Sample")

@@ -17,11 +17,6 @@ import Testing
         }
     }
 
-    private func code(of body: () throws -> Void) -> CoreDataError.Code? {
-        do { try body() } catch let error as CoreDataError { return error.code } catch { return nil }
-        return nil
-    }
-
     /// The in-memory store wrote back the whole stale row, so an unmerged batch update's
     /// value was lost; then both stores saved over the batch update without a word. The
     /// batch update bumped the row's version: the save is a conflict that writes nothing,

@@ -12,11 +12,6 @@ import Testing
         }
     }
 
-    private func code(of error: () throws -> Void) -> CoreDataError.Code? {
-        do { try error() } catch let error as CoreDataError { return error.code } catch { return nil }
-        return nil
-    }
-
     // MARK: - Insert
 
     @Test(arguments: StoreKind.allCases)

@@ -23,11 +23,6 @@ import Testing
         return reader.performAndWait { (try? reader.existingObject(with: id))?.value(forKey: "order") as? Int64 }
     }
 
-    private func conflict(_ body: () throws -> Void) -> CoreDataError? {
-        do { try body() } catch let error as CoreDataError { return error } catch { return nil }
-        return nil
-    }
-
     @Test(arguments: StoreKind.allCases)
     func theSecondWriterOfARowConflictsAndWritesNothing(kind: StoreKind) throws {
         let (stack, counterID, listID) = try stack(kind)
@@ -43,7 +38,7 @@ import Testing
         let error = try #require(second.performAndWait {
             b.setValue(Int64(2), forKey: "order")
             otherEdit.setValue("renamed", forKey: "title")
-            return conflict { try second.save() }
+            return caughtError { try second.save() }
         })
         #expect(error.code == .mergeConflict)
         let record = try #require(error.conflicts.first)
@@ -78,7 +73,7 @@ import Testing
         }
         let error = second.performAndWait {
             b.setValue(Int64(7), forKey: "order")
-            return conflict { try second.save() }
+            return caughtError { try second.save() }
         }
         #expect(error?.code == .mergeConflict)
     }
@@ -99,7 +94,7 @@ import Testing
         }
         try second.performAndWait {
             b.setValue((b.value(forKey: "order") as? Int64 ?? 0) + 1, forKey: "order")
-            #expect(conflict { try second.save() }?.code == .mergeConflict)
+            #expect(caughtError { try second.save() }?.code == .mergeConflict)
             second.refresh(b, mergeChanges: false)
             #expect(b.value(forKey: "order") as? Int64 == 1)
             b.setValue((b.value(forKey: "order") as? Int64 ?? 0) + 1, forKey: "order")
@@ -119,7 +114,7 @@ import Testing
         }
         let error = second.performAndWait {
             b.setValue(Int64(3), forKey: "order")
-            return conflict { try second.save() }
+            return caughtError { try second.save() }
         }
         #expect(error?.code == .mergeConflict)
         #expect(error?.conflicts.map(\.newVersion) == [0])
@@ -137,7 +132,7 @@ import Testing
         }
         let error = second.performAndWait {
             second.delete(b)
-            return conflict { try second.save() }
+            return caughtError { try second.save() }
         }
         #expect(error?.code == .mergeConflict)
         #expect(error?.conflicts.map(\.sourceObjectID).contains(counterID) == true)
@@ -160,7 +155,7 @@ import Testing
         }
         let error = deleter.performAndWait {
             deleter.delete(list)
-            return conflict { try deleter.save() }
+            return caughtError { try deleter.save() }
         }
         #expect(error?.code == .mergeConflict)
         #expect(error?.conflicts.map(\.sourceObjectID).contains(listID) == true)
@@ -180,7 +175,7 @@ import Testing
             let child = EntityDescription.insertNewObject(forEntityName: "Item", into: adder)
             child.setValue("orphan", forKey: "title")
             child.setValue(list, forKey: "parent")
-            return conflict { try adder.save() }
+            return caughtError { try adder.save() }
         }
         #expect(error?.code == .mergeConflict)
         #expect(error?.conflicts.first { $0.sourceObjectID == listID }?.newVersion == 0)
@@ -242,7 +237,7 @@ extension SaveConflictTests {
         }
         try second.performAndWait {
             b.setValue(Int64(1), forKey: "order")
-            #expect(conflict { try second.save() }?.code == .mergeConflict)
+            #expect(caughtError { try second.save() }?.code == .mergeConflict)
             second.rollback()
             #expect(b.value(forKey: "order") as? Int64 == 10)
             b.setValue(Int64(11), forKey: "order")

@@ -6,11 +6,6 @@ import Testing
 /// a to-many, an object of another entity — used to trap. It is kept as given, changes
 /// nothing else, and fails `save()` with `.validationWrongType`, writing nothing.
 @Suite struct RelationshipValueValidationTests {
-    private func saveError(_ context: ManagedObjectContext) -> CoreDataError? {
-        do { try context.save() } catch let error as CoreDataError { return error } catch { return nil }
-        return nil
-    }
-
     private func wrongTypeKeys(_ error: CoreDataError?) -> [String] {
         guard let error else { return [] }
         let all = error.code == .validationMultipleErrors ? error.underlyingErrors : [error]
@@ -28,7 +23,7 @@ import Testing
             child.setValue("not an item", forKey: "parent")
             list.setValue(["a", "b"], forKey: "children")
             #expect(child.value(forKey: "parent") == nil)
-            let error = saveError(stack.context)
+            let error = caughtError { try stack.context.save() }
             #expect(wrongTypeKeys(error) == ["children", "parent"])
             #expect(stack.context.hasChanges)
 
@@ -58,7 +53,7 @@ import Testing
             #expect(note.value(forKey: "folder") == nil)
             #expect((note.value(forKey: "tags") as? Set<ManagedObject>)?.isEmpty == true)
             #expect((folder.value(forKey: "notes") as? [ManagedObject])?.isEmpty == true)
-            let error = saveError(stack.context)
+            let error = caughtError { try stack.context.save() }
             #expect(wrongTypeKeys(error) == ["folder", "tags"])
             #expect(error?.message.contains("Tag") == true)
 
@@ -76,7 +71,7 @@ import Testing
             let list = stack.insert("Item", ["title": "list"])
             let child = stack.insert("Item", ["title": "child"])
             child.setPrimitiveValue(42, forKey: "parent")
-            #expect(wrongTypeKeys(saveError(stack.context)) == ["parent"])
+            #expect(wrongTypeKeys(caughtError { try stack.context.save() }) == ["parent"])
             child.setPrimitiveValue(list, forKey: "parent")
             list.setPrimitiveValue([child], forKey: "children")
             try stack.context.save()
