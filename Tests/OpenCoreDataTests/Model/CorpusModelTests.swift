@@ -4,6 +4,7 @@ import Testing
 
 /// The shared corpus of real Xcode models: `<repo>/../shared/corpus/models` (see its SOURCES.md).
 let modelCorpusURL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()  // Model
     .deletingLastPathComponent()  // OpenCoreDataTests
     .deletingLastPathComponent()  // Tests
     .deletingLastPathComponent()  // repository root

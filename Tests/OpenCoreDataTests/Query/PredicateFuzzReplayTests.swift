@@ -10,7 +10,7 @@ import Testing
     private static var arguments: [Any?] { ["text", 42, 1.5, [1, 2], nil, "key.path", "x", 7, "y", 3] }
 
     private static let fuzzDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fuzz")
 
     /// What went wrong with `format`, or `nil` when the parser behaved.
