@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import OpenCoreData
+
+/// Review: concurrent edits of a many-to-many relationship and deletes of rows another
+/// context changed conflict rather than lose a membership or a change.
+@Suite struct ReviewConflictProbeTests {
+    private func notesStack(_ kind: StoreKind) throws -> (TestStack, n1: ManagedObjectID, n2: ManagedObjectID, tag: ManagedObjectID) {
+        let stack = try TestStack(model: Models.notes(), kind: kind)
+        let ids = try stack.context.performAndWait {
+            let n1 = stack.insert("Note", ["text": "one"]), n2 = stack.insert("Note", ["text": "two"])
+            let tag = stack.insert("Tag", ["name": "t"])
+            try stack.context.save()
+            return (n1.objectID, n2.objectID, tag.objectID)
+        }
+        return (stack, ids.0, ids.1, ids.2)
+    }
+
+    private func members(_ id: ManagedObjectID, in stack: TestStack) throws -> Set<ManagedObjectID> {
+        let reader = stack.newContext()
+        return try reader.performAndWait {
+            let tag = try reader.existingObject(with: id)
+            return Set((tag.value(forKey: "notes") as? Set<ManagedObject> ?? []).map(\.objectID))
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func twoContextsTaggingDifferentNotesKeepBothMemberships(kind: StoreKind) throws {
+        let (stack, n1, n2, tagID) = try notesStack(kind)
+        let a = stack.newContext(), b = stack.newContext()
+        try a.performAndWait {
+            let note = try a.existingObject(with: n1), tag = try a.existingObject(with: tagID)
+            note.mutableSetValue(forKey: "tags").add(tag)
+        }
+        try b.performAndWait {
+            let note = try b.existingObject(with: n2), tag = try b.existingObject(with: tagID)
+            note.mutableSetValue(forKey: "tags").add(tag)
+            try b.save()
+        }
+        let saved = a.performAndWait { (try? a.save()) != nil }
+        // Either the second save conflicts or both memberships are stored.
+        let stored = try members(tagID, in: stack)
+        #expect(stored.contains(n2))
+        #expect(saved == stored.contains(n1))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func deletingAnUnfiredFaultChangedElsewhereConflicts(kind: StoreKind) throws {
+        let (stack, n1, _, _) = try notesStack(kind)
+        let a = stack.newContext(), b = stack.newContext()
+        a.performAndWait { _ = a.object(with: n1) }
+        try b.performAndWait {
+            try b.existingObject(with: n1).setValue("changed", forKey: "text")
+            try b.save()
+        }
+        let saved = a.performAndWait {
+            a.delete(a.object(with: n1))
+            return (try? a.save()) != nil
+        }
+        let reader = stack.newContext()
+        let exists = reader.performAndWait { (try? reader.existingObject(with: n1)) != nil }
+        // Either the delete is refused (conflict) or it happened; never both "saved" and "still there".
+        #expect(saved != exists)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func updatedThenDeletedObjectConflictsWithAnotherSave(kind: StoreKind) throws {
+        let (stack, n1, _, _) = try notesStack(kind)
+        let a = stack.newContext(), b = stack.newContext()
+        try a.performAndWait { try a.existingObject(with: n1).setValue("mine", forKey: "text") }
+        try b.performAndWait {
+            try b.existingObject(with: n1).setValue("theirs", forKey: "text")
+            try b.save()
+        }
+        let error = a.performAndWait { () -> CoreDataError? in
+            a.delete(a.object(with: n1))
+            do { try a.save() } catch let error as CoreDataError { return error } catch { return nil }
+            return nil
+        }
+        #expect(error?.code == .mergeConflict)
+    }
+}
