@@ -80,3 +80,40 @@ import Testing
         #expect(error?.code == .mergeConflict)
     }
 }
+
+/// Review: after a conflict, refreshing with `mergeChanges: true` keeps the context's
+/// change, takes the other writer's, and the retried save writes both.
+@Suite struct ReviewConflictRetryTests {
+    @Test(arguments: StoreKind.allCases)
+    func refreshMergingAfterAConflictThenSaveKeepsBothWriters(kind: StoreKind) throws {
+        let stack = try TestStack(model: Models.allTypes(), kind: kind)
+        let id = try stack.context.performAndWait {
+            let thing = stack.insert("Thing", ["name": "first", "int32": Int32(1)])
+            try stack.context.save()
+            return thing.objectID
+        }
+        let a = stack.newContext(), b = stack.newContext()
+        let mine = try a.performAndWait {
+            let thing = try a.existingObject(with: id)
+            thing.setValue("mine", forKey: "name")
+            return thing
+        }
+        try b.performAndWait {
+            try b.existingObject(with: id).setValue(Int32(2), forKey: "int32")
+            try b.save()
+        }
+        try a.performAndWait {
+            #expect(throws: CoreDataError.self) { try a.save() }
+            a.refresh(mine, mergeChanges: true)
+            #expect(mine.value(forKey: "name") as? String == "mine")
+            #expect(mine.value(forKey: "int32") as? Int32 == 2)
+            try a.save()
+        }
+        let reader = stack.newContext()
+        let stored = try reader.performAndWait {
+            let thing = try reader.existingObject(with: id)
+            return (thing.value(forKey: "name") as? String, thing.value(forKey: "int32") as? Int32)
+        }
+        #expect(stored.0 == "mine" && stored.1 == 2)
+    }
+}
