@@ -148,7 +148,9 @@ final class InMemoryStore: StoreBackend {
             }
             for change in request.toManyChanges {
                 let owner = permanent(change.owner)
-                let list = change.members.map(permanent)
+                // As in the SQLite store, a member still temporary (inserted and deleted
+                // before this save) has no row, so no membership.
+                let list = change.members.map(permanent).filter { !$0.isTemporaryID }
                 let key = ObjectIdentifier(change.relationship)
                 if change.relationship.isManyToMany {
                     let old = newMembers[MemberKey(relationship: key, object: owner)] ?? []

@@ -141,7 +141,9 @@ extension SQLiteStore {
 
     private func write(_ change: SaveRequest.ToManyChange, map: PermanentIDs) throws {
         let owner = (map[change.owner] ?? change.owner).primaryKey!
-        let members = change.members.map { (map[$0] ?? $0).primaryKey! }
+        // A member still temporary is an object inserted and deleted before this save (a
+        // relationship without an inverse keeps it): it has no row, so no membership.
+        let members = change.members.compactMap { (map[$0] ?? $0).primaryKey }
         if let join = schema.joinTable(for: change.relationship) {
             let owns = join.owner === change.relationship
             let source = owns ? join.ownerColumn : join.memberColumn
