@@ -250,12 +250,14 @@ final class InMemoryStore: StoreBackend {
         let saved = Set(ids)
         for constrained in constrainedEntities.values {
             for constraint in constrained.uniquenessConstraints {
-                var seen: [[String]: ManagedObjectID] = [:]
+                var seen: [[AnyHashable]: ManagedObjectID] = [:]
                 for (id, row) in rows where id.entity.isKindOf(entity: constrained) {
                     let values = constraint.map { name in id.entity.slots.slotByName[name].flatMap { row.values[$0] } }
                     // As in a SQLite unique index, a nil value never clashes.
                     guard values.allSatisfy({ $0 != nil }) else { continue }
-                    let key = values.map { String(describing: $0!) }
+                    // By value, as SQLite compares them (a description loses a date's
+                    // fraction of a second and a blob's bytes).
+                    let key = values.map { value in (value as? AnyHashable) ?? AnyHashable(String(describing: value!)) }
                     if let other = seen[key], saved.contains(id) || saved.contains(other) {
                         let culprit = saved.contains(id) ? id : other
                         throw CoreDataError(.constraintViolation,

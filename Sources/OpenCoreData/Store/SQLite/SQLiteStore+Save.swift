@@ -14,6 +14,7 @@ extension SQLiteStore {
             let temporary = request.inserts.map(\.id)
             let map = PermanentIDs(temporary: temporary, permanent: try assignPermanentIDs(temporary), needsLookup: request.refersToObjects)
             do {
+                try releaseConstrainedValues(of: request.updates)
                 var plan: InsertPlan?
                 for (row, id) in zip(request.inserts, map.permanent) {
                     if plan?.entity !== id.entity { plan = try insertPlan(for: id.entity) }
@@ -84,6 +85,37 @@ extension SQLiteStore {
         try run(statement, for: row.id)
         statement.reset()
         if connection.changes == 0 { conflicts.append(try conflict(row.id, expected: row.version)) }
+    }
+
+    /// Clears the constrained columns (of a uniqueness constraint) that the save changes
+    /// in rows it updates, where still at the version read, before any row is written:
+    /// SQLite checks a unique index at each statement, so two rows swapping values, or a
+    /// new row taking a value an updated row gives up, would otherwise clash with the
+    /// old values. The save's result is checked, as the in-memory store checks it.
+    private func releaseConstrainedValues(of updates: [SaveRequest.Row]) throws {
+        for row in updates {
+            guard let key = row.id.primaryKey else { continue }
+            let entity = row.id.entity
+            var names: Set<String> = []
+            var current: EntityDescription? = entity
+            while let constrained = current {
+                for constraint in constrained.uniquenessConstraints { names.formUnion(constraint) }
+                current = constrained.superentity
+            }
+            guard !names.isEmpty else { continue }
+            let mapping = schema.mapping(for: entity)
+            let columns = row.changedSlots.sorted().compactMap { slot -> String? in
+                guard names.contains(entity.slots.properties[slot].name), let column = mapping.valueColumn[slot] else { return nil }
+                return mapping.table.columns[column].name
+            }
+            guard !columns.isEmpty else { continue }
+            let clear = try connection.cachedStatement(
+                "UPDATE \(mapping.table.name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?")
+            clear.bind(key, at: 1)
+            clear.bind(row.version, at: 2)
+            try run(clear, for: row.id)
+            clear.reset()
+        }
     }
 
     /// What the store holds now for a row a save expected at `version`.
