@@ -49,7 +49,7 @@ extension FaultInjectionTests {
         let stack = try TestStack(model: Models.nestedList(), folder: folder.folder)
         try stack.context.performAndWait {
             let list = stack.insert("Item", ["title": "list"])
-            for title in ["a", "b"] { stack.insert("Item", ["title": title, "parent": list]) }
+            for title in ["a", "b"] { _ = stack.insert("Item", ["title": title, "parent": list]) }
             try stack.context.save()
         }
         let reopened = try stack.reopened()

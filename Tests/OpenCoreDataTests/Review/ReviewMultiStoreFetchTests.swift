@@ -39,8 +39,12 @@ import Testing
         }
     }
 
-    @Test(arguments: [false, true])
-    func sortedWindowedFetchesAgreeWithOneStore(saved: Bool) throws {
+    /// How the events stand when fetched: unsaved, saved, or saved then edited (titles
+    /// changed and some deleted, unsaved).
+    enum Stage: CaseIterable { case pending, saved, edited }
+
+    @Test(arguments: Stage.allCases)
+    func sortedWindowedFetchesAgreeWithOneStore(stage: Stage) throws {
         let folder = TemporaryFolder()
         let model = Self.model()
         let split = PersistentStoreCoordinator(managedObjectModel: model)
@@ -61,7 +65,16 @@ import Testing
                     event.setValue(index % 3 == 0 ? nil : Date(timeIntervalSinceReferenceDate: Double(index % 4)), forKey: "when")
                     if !stores.isEmpty { try context.assign(event, to: stores[index % 2]) }
                 }
-                if saved { try context.save() }
+                if stage != .pending { try context.save() }
+                if stage == .edited {
+                    let request = FetchRequest<ManagedObject>(entityName: "Event")
+                    request.sortDescriptors = [CDSortDescriptor(key: "rank")]
+                    for event in try context.fetch(request) {
+                        let rank = event.value(forKey: "rank") as! Int64
+                        if rank % 4 == 1 { context.delete(event) }
+                        if rank % 4 == 2 { event.setValue("b\(rank)", forKey: "title") }
+                    }
+                }
             }
         }
         let sorts: [[CDSortDescriptor]] = [
