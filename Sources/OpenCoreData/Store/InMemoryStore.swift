@@ -141,6 +141,18 @@ final class InMemoryStore: StoreBackend {
                 for slot in row.changedSlots { values[slot] = changed.values[slot] }
                 newRows[row.id] = RowSnapshot(values: values, version: changed.version)
             }
+            // Rows are deleted before the uniqueness check, as the SQLite store deletes them
+            // first (a new row may take a deleted one's unique value); memberships go last.
+            var removed: [ManagedObjectID] = []
+            for deletion in request.deletes {
+                let id = deletion.id
+                if deletion.version != 0, newRows[id]?.version != deletion.version {
+                    conflicts.append(StoreVersionConflict(id: id, expectedVersion: deletion.version, current: newRows[id]))
+                    continue
+                }
+                newRows[id] = nil
+                removed.append(id)
+            }
             do {
                 try checkUniqueness(of: request.inserts.map { permanent($0.id) } + request.updates.map(\.id), in: newRows)
             } catch let error as CoreDataError {
@@ -169,13 +181,7 @@ final class InMemoryStore: StoreBackend {
                     for (position, member) in list.enumerated() { newPositions[MemberKey(relationship: key, object: member)] = position }
                 }
             }
-            for deletion in request.deletes {
-                let id = deletion.id
-                if deletion.version != 0, newRows[id]?.version != deletion.version {
-                    conflicts.append(StoreVersionConflict(id: id, expectedVersion: deletion.version, current: newRows[id]))
-                    continue
-                }
-                newRows[id] = nil
+            for id in removed {
                 newMembers = newMembers.filter { $0.key.object != id }.mapValues { $0.filter { $0 != id } }
             }
             if !conflicts.isEmpty { throw StoreConflicts(conflicts: conflicts) }

@@ -85,3 +85,55 @@ import Testing
         }
     }
 }
+
+/// Review: deleting an object and inserting another with its unique value in one save.
+/// Before, both stores refused it (SQLite deleted rows last; the in-memory store checked
+/// uniqueness before removing deleted rows).
+@Suite struct ReviewUniquenessReplaceTests {
+    @Test(arguments: StoreKind.allCases)
+    func aNewObjectTakesTheValueOfADeletedOne(kind: StoreKind) throws {
+        let stack = try TestStack(model: Models.allTypes(), kind: kind)
+        try stack.context.performAndWait {
+            let old = stack.insert("Thing", ["name": "old", "code": "ABC"])
+            try stack.context.save()
+            stack.context.delete(old)
+            _ = stack.insert("Thing", ["name": "new", "code": "ABC"])
+            try stack.context.save()
+        }
+        let reader = stack.newContext()
+        let names = try reader.performAndWait {
+            try reader.fetch(FetchRequest<ManagedObject>(entityName: "Thing")).map { $0.value(forKey: "name") as? String }
+        }
+        #expect(names == ["new"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aDeleteInConflictStillWritesNothing(kind: StoreKind) throws {
+        let stack = try TestStack(model: Models.allTypes(), kind: kind)
+        let id = try stack.context.performAndWait {
+            let old = stack.insert("Thing", ["name": "old", "code": "ABC"])
+            try stack.context.save()
+            return old.objectID
+        }
+        let a = stack.newContext(), b = stack.newContext()
+        let held = try a.performAndWait { try a.existingObject(with: id) }
+        try b.performAndWait {
+            try b.existingObject(with: id).setValue("changed", forKey: "name")
+            try b.save()
+        }
+        let error = a.performAndWait { () -> CoreDataError? in
+            a.delete(held)
+            let twin = EntityDescription.insertNewObject(forEntityName: "Thing", into: a)
+            twin.setValue("new", forKey: "name")
+            twin.setValue("XYZ", forKey: "code")
+            do { try a.save() } catch let error as CoreDataError { return error } catch { return nil }
+            return nil
+        }
+        #expect(error?.code == .mergeConflict)
+        let reader = stack.newContext()
+        let names = try reader.performAndWait {
+            try reader.fetch(FetchRequest<ManagedObject>(entityName: "Thing")).map { $0.value(forKey: "name") as? String }
+        }
+        #expect(names == ["changed"])
+    }
+}

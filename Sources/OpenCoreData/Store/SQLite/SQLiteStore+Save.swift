@@ -13,6 +13,10 @@ extension SQLiteStore {
             var conflicts: [StoreVersionConflict] = []
             let temporary = request.inserts.map(\.id)
             let map = PermanentIDs(temporary: temporary, permanent: try assignPermanentIDs(temporary), needsLookup: request.refersToObjects)
+            // Rows are deleted first, so that a new or updated row may take a unique value a
+            // deleted one had; their join rows go last, after the to-many writes.
+            var removed: [ManagedObjectID] = []
+            for deletion in request.deletes where try deleteRow(deletion, conflicts: &conflicts) { removed.append(deletion.id) }
             do {
                 try releaseConstrainedValues(of: request.updates)
                 var plan: InsertPlan?
@@ -30,7 +34,7 @@ extension SQLiteStore {
             for change in changes.sorted(by: { !$0.relationship.isOrdered && $1.relationship.isOrdered }) {
                 try write(change, map: map)
             }
-            for deletion in request.deletes { try delete(deletion, conflicts: &conflicts) }
+            for id in removed { try deleteJoinRows(of: id) }
             if !conflicts.isEmpty { throw StoreConflicts(conflicts: conflicts) }
             return map
         }
@@ -138,19 +142,27 @@ extension SQLiteStore {
     }
 
     /// Deletes a row still at the version the context read (any version when that is
-    /// unknown, 0), then its join-table rows; otherwise records a conflict.
-    private func delete(_ deletion: SaveRequest.Deletion, conflicts: inout [StoreVersionConflict]) throws {
+    /// unknown, 0); otherwise records a conflict. Whether the row was deleted.
+    private func deleteRow(_ deletion: SaveRequest.Deletion, conflicts: inout [StoreVersionConflict]) throws -> Bool {
         let id = deletion.id
+        guard let key = id.primaryKey else { return false }
+        let statement = try deleteStatements(for: id.entity.rootEntity)[0]
+        statement.bind(key, at: 1)
+        statement.bind(deletion.version, at: 2)
+        try run(statement, for: id)
+        statement.reset()
+        guard connection.changes == 0 else { return true }
+        if deletion.version != 0 { conflicts.append(try conflict(id, expected: deletion.version)) }
+        return false
+    }
+
+    /// Deletes the join-table rows of a deleted row.
+    private func deleteJoinRows(of id: ManagedObjectID) throws {
         guard let key = id.primaryKey else { return }
-        for (position, statement) in try deleteStatements(for: id.entity.rootEntity).enumerated() {
+        for statement in try deleteStatements(for: id.entity.rootEntity).dropFirst() {
             statement.bind(key, at: 1)
-            if position == 0 { statement.bind(deletion.version, at: 2) }
             try run(statement, for: id)
             statement.reset()
-            if position == 0, connection.changes == 0 {
-                if deletion.version != 0 { conflicts.append(try conflict(id, expected: deletion.version)) }
-                return
-            }
         }
     }
 
