@@ -156,3 +156,43 @@ import Testing
         _ = note
     }
 }
+
+/// Review: an ordered relationship reordered in one context while another adds to it
+/// conflicts on the owner, so neither the new member nor the order is silently lost.
+@Suite struct ReviewOrderedConflictTests {
+    @Test(arguments: StoreKind.allCases)
+    func reorderingWhileAnotherContextAddsConflicts(kind: StoreKind) throws {
+        let stack = try TestStack(model: Models.notes(), kind: kind)
+        let folderID = try stack.context.performAndWait {
+            let folder = stack.insert("Folder", ["name": "f"])
+            for text in ["one", "two"] { _ = stack.insert("Note", ["text": text, "folder": folder]) }
+            try stack.context.save()
+            return folder.objectID
+        }
+        let a = stack.newContext(), b = stack.newContext()
+        let folder = try a.performAndWait {
+            let folder = try a.existingObject(with: folderID)
+            let notes = folder.mutableOrderedSetValue(forKey: "notes")
+            _ = notes.count
+            return folder
+        }
+        try b.performAndWait {
+            let note = EntityDescription.insertNewObject(forEntityName: "Note", into: b)
+            note.setValue("three", forKey: "text")
+            note.setValue(try b.existingObject(with: folderID), forKey: "folder")
+            try b.save()
+        }
+        let error = a.performAndWait { () -> CoreDataError? in
+            let notes = folder.value(forKey: "notes") as? [ManagedObject] ?? []
+            folder.setValue(Array(notes.reversed()), forKey: "notes")
+            do { try a.save() } catch let error as CoreDataError { return error } catch { return nil }
+            return nil
+        }
+        #expect(error?.code == .mergeConflict)
+        let reader = stack.newContext()
+        let texts = try reader.performAndWait {
+            (try reader.existingObject(with: folderID).value(forKey: "notes") as? [ManagedObject] ?? []).compactMap { $0.value(forKey: "text") as? String }
+        }
+        #expect(texts == ["one", "two", "three"])
+    }
+}
