@@ -30,7 +30,12 @@ extension ManagedObjectContext {
                 return result
             }
         case .managedObjectIDResultType:
-            return try fetchObjectIDs(query, request: request).map { $0 as! T }
+            return try fetchObjectIDs(query, request: request).map { id in
+                guard let result = id as? T else {
+                    throw CoreDataError(.invalidFetchRequest, "Object ID results need FetchRequest<ManagedObjectID>.")
+                }
+                return result
+            }
         case .countResultType:
             let count = try countObjects(query, request: request)
             guard let result = NSNumber(value: count) as? T else {

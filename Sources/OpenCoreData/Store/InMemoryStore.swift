@@ -141,6 +141,18 @@ final class InMemoryStore: StoreBackend {
                 for slot in row.changedSlots { values[slot] = changed.values[slot] }
                 newRows[row.id] = RowSnapshot(values: values, version: changed.version)
             }
+            // Rows are deleted before the uniqueness check, as the SQLite store deletes them
+            // first (a new row may take a deleted one's unique value); memberships go last.
+            var removed: [ManagedObjectID] = []
+            for deletion in request.deletes {
+                let id = deletion.id
+                if deletion.version != 0, newRows[id]?.version != deletion.version {
+                    conflicts.append(StoreVersionConflict(id: id, expectedVersion: deletion.version, current: newRows[id]))
+                    continue
+                }
+                newRows[id] = nil
+                removed.append(id)
+            }
             do {
                 try checkUniqueness(of: request.inserts.map { permanent($0.id) } + request.updates.map(\.id), in: newRows)
             } catch let error as CoreDataError {
@@ -148,7 +160,9 @@ final class InMemoryStore: StoreBackend {
             }
             for change in request.toManyChanges {
                 let owner = permanent(change.owner)
-                let list = change.members.map(permanent)
+                // As in the SQLite store, a member still temporary (inserted and deleted
+                // before this save) has no row, so no membership.
+                let list = change.members.map(permanent).filter { !$0.isTemporaryID }
                 let key = ObjectIdentifier(change.relationship)
                 if change.relationship.isManyToMany {
                     let old = newMembers[MemberKey(relationship: key, object: owner)] ?? []
@@ -167,13 +181,7 @@ final class InMemoryStore: StoreBackend {
                     for (position, member) in list.enumerated() { newPositions[MemberKey(relationship: key, object: member)] = position }
                 }
             }
-            for deletion in request.deletes {
-                let id = deletion.id
-                if deletion.version != 0, newRows[id]?.version != deletion.version {
-                    conflicts.append(StoreVersionConflict(id: id, expectedVersion: deletion.version, current: newRows[id]))
-                    continue
-                }
-                newRows[id] = nil
+            for id in removed {
                 newMembers = newMembers.filter { $0.key.object != id }.mapValues { $0.filter { $0 != id } }
             }
             if !conflicts.isEmpty { throw StoreConflicts(conflicts: conflicts) }
@@ -248,12 +256,14 @@ final class InMemoryStore: StoreBackend {
         let saved = Set(ids)
         for constrained in constrainedEntities.values {
             for constraint in constrained.uniquenessConstraints {
-                var seen: [[String]: ManagedObjectID] = [:]
+                var seen: [[AnyHashable]: ManagedObjectID] = [:]
                 for (id, row) in rows where id.entity.isKindOf(entity: constrained) {
                     let values = constraint.map { name in id.entity.slots.slotByName[name].flatMap { row.values[$0] } }
                     // As in a SQLite unique index, a nil value never clashes.
                     guard values.allSatisfy({ $0 != nil }) else { continue }
-                    let key = values.map { String(describing: $0!) }
+                    // By value, as SQLite compares them (a description loses a date's
+                    // fraction of a second and a blob's bytes).
+                    let key = values.map { value in (value as? AnyHashable) ?? AnyHashable(String(describing: value!)) }
                     if let other = seen[key], saved.contains(id) || saved.contains(other) {
                         let culprit = saved.contains(id) ? id : other
                         throw CoreDataError(.constraintViolation,

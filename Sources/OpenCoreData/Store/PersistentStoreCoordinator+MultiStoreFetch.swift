@@ -42,13 +42,12 @@ extension PersistentStoreCoordinator {
         return query.limit > 0 ? min(total, query.limit) : total
     }
 
-    /// The stored values of a row a sort reaches through a to-one relationship: from the
-    /// row cache, else from its store; nil when unreadable (it then sorts as nil).
+    /// The stored values of a row a sort reaches through a to-one relationship, as
+    /// `snapshot(for:)` reads them (the row cache only while no other connection has
+    /// written); nil when unreadable (it then sorts as nil).
     fileprivate func sortSnapshot(for id: ManagedObjectID) -> RowSnapshot? {
-        if let cached = rowCache[id] { return cached }
-        guard let snapshot = try? store(for: id).snapshot(for: id) else { return nil }
-        rowCache[id] = snapshot
-        return snapshot
+        guard let store = try? store(for: id) else { return nil }
+        return try? snapshot(for: id, in: store)
     }
 }
 

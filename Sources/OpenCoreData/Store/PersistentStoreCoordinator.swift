@@ -96,16 +96,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The stored values of one object: from the row cache when there and no other
     /// connection has written to the store since, else from its store.
     func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
-        try lock.withLock {
-            let store = try store(for: id)
-            if let cached = rowCache[id] {
-                if try !store.hasExternalChanges() { return cached }
-                rowCache.removeAll()
-            }
-            let snapshot = try store.snapshot(for: id)
-            if let snapshot { rowCache[id] = snapshot }
-            return snapshot
+        try lock.withLock { try snapshot(for: id, in: try store(for: id)) }
+    }
+
+    /// `snapshot(for:)` with the object's store found. Call under the lock.
+    func snapshot(for id: ManagedObjectID, in store: PersistentStore) throws -> RowSnapshot? {
+        if let cached = rowCache[id] {
+            if try !store.hasExternalChanges() { return cached }
+            rowCache.removeAll()
         }
+        let snapshot = try store.snapshot(for: id)
+        if let snapshot { rowCache[id] = snapshot }
+        return snapshot
     }
 
     /// The IDs a to-many relationship holds: prefetched ones when there, else from the

@@ -54,7 +54,8 @@ struct RowCache {
         return related.removeValue(forKey: RelatedKey(owner: owner, relationship: ObjectIdentifier(relationship)))
     }
 
-    /// Records what a save wrote: new snapshots for updated rows, none for deleted ones.
+    /// Records what a save wrote: new snapshots for updated rows (values as the store
+    /// keeps them), none for deleted ones.
     /// Inserted rows are not cached: nobody has read them yet, and the saving context
     /// holds their values.
     mutating func didSave(_ request: SaveRequest, permanentIDs map: PermanentIDs) {
@@ -67,6 +68,11 @@ struct RowCache {
         let slots = row.id.entity.slots
         var values = row.values
         for slot in slots.unstoredSlots where values[slot] != nil { values[slot] = nil }
+        // As the store reads them back (a decimal rounded to a double), so that a read
+        // from the cache answers as a read from the store.
+        for slot in slots.attributeSlots {
+            if let attribute = slots.attributes[slot] { values[slot] = attribute.valueAsSQLiteStores(values[slot]) }
+        }
         if refersToObjects {
             for slot in slots.toOneSlots {
                 if let related = values[slot] as? ManagedObjectID, let permanent = map[related] { values[slot] = permanent }

@@ -13,7 +13,12 @@ extension SQLiteStore {
             var conflicts: [StoreVersionConflict] = []
             let temporary = request.inserts.map(\.id)
             let map = PermanentIDs(temporary: temporary, permanent: try assignPermanentIDs(temporary), needsLookup: request.refersToObjects)
+            // Rows are deleted first, so that a new or updated row may take a unique value a
+            // deleted one had; their join rows go last, after the to-many writes.
+            var removed: [ManagedObjectID] = []
+            for deletion in request.deletes where try deleteRow(deletion, conflicts: &conflicts) { removed.append(deletion.id) }
             do {
+                try releaseConstrainedValues(of: request.updates)
                 var plan: InsertPlan?
                 for (row, id) in zip(request.inserts, map.permanent) {
                     if plan?.entity !== id.entity { plan = try insertPlan(for: id.entity) }
@@ -29,7 +34,7 @@ extension SQLiteStore {
             for change in changes.sorted(by: { !$0.relationship.isOrdered && $1.relationship.isOrdered }) {
                 try write(change, map: map)
             }
-            for deletion in request.deletes { try delete(deletion, conflicts: &conflicts) }
+            for id in removed { try deleteJoinRows(of: id) }
             if !conflicts.isEmpty { throw StoreConflicts(conflicts: conflicts) }
             return map
         }
@@ -86,6 +91,37 @@ extension SQLiteStore {
         if connection.changes == 0 { conflicts.append(try conflict(row.id, expected: row.version)) }
     }
 
+    /// Clears the constrained columns (of a uniqueness constraint) that the save changes
+    /// in rows it updates, where still at the version read, before any row is written:
+    /// SQLite checks a unique index at each statement, so two rows swapping values, or a
+    /// new row taking a value an updated row gives up, would otherwise clash with the
+    /// old values. The save's result is checked, as the in-memory store checks it.
+    private func releaseConstrainedValues(of updates: [SaveRequest.Row]) throws {
+        for row in updates {
+            guard let key = row.id.primaryKey else { continue }
+            let entity = row.id.entity
+            var names: Set<String> = []
+            var current: EntityDescription? = entity
+            while let constrained = current {
+                for constraint in constrained.uniquenessConstraints { names.formUnion(constraint) }
+                current = constrained.superentity
+            }
+            guard !names.isEmpty else { continue }
+            let mapping = schema.mapping(for: entity)
+            let columns = row.changedSlots.sorted().compactMap { slot -> String? in
+                guard names.contains(entity.slots.properties[slot].name), let column = mapping.valueColumn[slot] else { return nil }
+                return mapping.table.columns[column].name
+            }
+            guard !columns.isEmpty else { continue }
+            let clear = try connection.cachedStatement(
+                "UPDATE \(mapping.table.name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?")
+            clear.bind(key, at: 1)
+            clear.bind(row.version, at: 2)
+            try run(clear, for: row.id)
+            clear.reset()
+        }
+    }
+
     /// What the store holds now for a row a save expected at `version`.
     private func conflict(_ id: ManagedObjectID, expected version: Int64) throws -> StoreVersionConflict {
         StoreVersionConflict(id: id, expectedVersion: version, current: try snapshot(for: id))
@@ -106,19 +142,27 @@ extension SQLiteStore {
     }
 
     /// Deletes a row still at the version the context read (any version when that is
-    /// unknown, 0), then its join-table rows; otherwise records a conflict.
-    private func delete(_ deletion: SaveRequest.Deletion, conflicts: inout [StoreVersionConflict]) throws {
+    /// unknown, 0); otherwise records a conflict. Whether the row was deleted.
+    private func deleteRow(_ deletion: SaveRequest.Deletion, conflicts: inout [StoreVersionConflict]) throws -> Bool {
         let id = deletion.id
+        guard let key = id.primaryKey else { return false }
+        let statement = try deleteStatements(for: id.entity.rootEntity)[0]
+        statement.bind(key, at: 1)
+        statement.bind(deletion.version, at: 2)
+        try run(statement, for: id)
+        statement.reset()
+        guard connection.changes == 0 else { return true }
+        if deletion.version != 0 { conflicts.append(try conflict(id, expected: deletion.version)) }
+        return false
+    }
+
+    /// Deletes the join-table rows of a deleted row.
+    private func deleteJoinRows(of id: ManagedObjectID) throws {
         guard let key = id.primaryKey else { return }
-        for (position, statement) in try deleteStatements(for: id.entity.rootEntity).enumerated() {
+        for statement in try deleteStatements(for: id.entity.rootEntity).dropFirst() {
             statement.bind(key, at: 1)
-            if position == 0 { statement.bind(deletion.version, at: 2) }
             try run(statement, for: id)
             statement.reset()
-            if position == 0, connection.changes == 0 {
-                if deletion.version != 0 { conflicts.append(try conflict(id, expected: deletion.version)) }
-                return
-            }
         }
     }
 
@@ -141,7 +185,9 @@ extension SQLiteStore {
 
     private func write(_ change: SaveRequest.ToManyChange, map: PermanentIDs) throws {
         let owner = (map[change.owner] ?? change.owner).primaryKey!
-        let members = change.members.map { (map[$0] ?? $0).primaryKey! }
+        // A member still temporary is an object inserted and deleted before this save (a
+        // relationship without an inverse keeps it): it has no row, so no membership.
+        let members = change.members.compactMap { (map[$0] ?? $0).primaryKey }
         if let join = schema.joinTable(for: change.relationship) {
             let owns = join.owner === change.relationship
             let source = owns ? join.ownerColumn : join.memberColumn
