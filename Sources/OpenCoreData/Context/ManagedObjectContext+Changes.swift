@@ -131,11 +131,15 @@ extension ManagedObjectContext {
     }
 
     /// Reloads `object` from the store on next access. With `mergeChanges` its unsaved
-    /// changes are kept on top of the fresh values; without, they are discarded.
+    /// changes are kept on top of the fresh values; without, they are discarded. A changed
+    /// to-many relationship keeps its changes as edits (members added, removed, the order
+    /// given), replayed on the store's current members: another writer's members survive.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard object.context === self, !object.isPendingInsert, !object.faulted else { return }
         let changes = mergeChanges ? object.changedSlots.map { ($0, object.values[$0]) } : []
-        let changedToMany = mergeChanges ? object.toMany.filter { object.changedSlots.contains($0.key) } : [:]
+        let changedToMany = mergeChanges
+            ? object.toMany.filter { object.changedSlots.contains($0.key) }.map { ($0.key, $0.value, object.toManyBase[$0.key] ?? RelatedObjects()) }
+            : []
         if !mergeChanges { updated.remove(object) }
         object.turnIntoFault(keepingSnapshot: false)
         guard mergeChanges, !changes.isEmpty else { return }
@@ -147,6 +151,19 @@ extension ManagedObjectContext {
                 object.slotsToValidate.insert(slot)
             }
         }
-        for (slot, related) in changedToMany { object.toMany[slot] = related }
+        for (slot, current, base) in changedToMany {
+            let stored = object.relatedObjectIDs(atSlot: slot)
+            object.toManyBase[slot] = stored
+            object.toMany[slot] = Self.replaying(current, since: base, on: stored)
+        }
+    }
+
+    /// `current`'s edits since `base` (members added, removed, the order given) applied to
+    /// `stored`: the context's order of its members still in the store or added by it,
+    /// then the members others added.
+    static func replaying(_ current: RelatedObjects, since base: RelatedObjects, on stored: RelatedObjects) -> RelatedObjects {
+        let kept = current.ordered.filter { stored.contains($0) || !base.contains($0) }
+        let theirs = stored.ordered.filter { !current.contains($0) && !base.contains($0) }
+        return RelatedObjects(kept + theirs)
     }
 }

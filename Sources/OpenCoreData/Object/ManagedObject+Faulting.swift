@@ -35,6 +35,7 @@ extension ManagedObject {
         if !keepingSnapshot { committed = nil }
         values = []
         toMany.removeAll()
+        toManyBase.removeAll()
         changedSlots.removeAll()
         slotsToValidate.removeAll()
         faulted = true

@@ -74,6 +74,8 @@ extension ManagedObject {
             willAccessValues()
             if relationship.isToMany, let objects = Self.relatedObjects(in: value) {
                 values[slot] = nil
+                _ = relatedObjectIDs(atSlot: slot)
+                willChangeToMany(atSlot: slot)
                 toMany[slot] = RelatedObjects(objects.map(\.objectID))
             } else {
                 values[slot] = (value as? ManagedObject)?.objectID ?? value

@@ -94,6 +94,7 @@ extension ManagedObject {
     func addRelated(_ object: ManagedObject, atSlot slot: Int, _ relationship: RelationshipDescription, at index: Int? = nil) {
         checkRelatable(object, relationship)
         guard !relatedObjectIDs(atSlot: slot).contains(object.objectID) else { return }
+        willChangeToMany(atSlot: slot)
         toMany[slot]!.insert(object.objectID, at: index)
         didChange(slot: slot)
         if let inverse = relationship.inverseRelationship {
@@ -104,6 +105,7 @@ extension ManagedObject {
     /// Removes `object` from the to-many relationship in `slot` and updates the inverse.
     func removeRelated(_ object: ManagedObject, atSlot slot: Int, _ relationship: RelationshipDescription) {
         guard relatedObjectIDs(atSlot: slot).contains(object.objectID) else { return }
+        willChangeToMany(atSlot: slot)
         toMany[slot]!.remove(object.objectID)
         didChange(slot: slot)
         if let inverse = relationship.inverseRelationship { object.primitiveUnlink(self, via: inverse) }
@@ -111,6 +113,7 @@ extension ManagedObject {
 
     func reorder(atSlot slot: Int, to order: [ManagedObjectID]) {
         guard relatedObjectIDs(atSlot: slot).ordered != order else { return }
+        willChangeToMany(atSlot: slot)
         toMany[slot] = RelatedObjects(order)
         didChange(slot: slot)
     }
@@ -123,6 +126,7 @@ extension ManagedObject {
         let slot = self.slot(forKey: inverse.name)
         if inverse.isToMany {
             guard !relatedObjectIDs(atSlot: slot).contains(other.objectID) else { return }
+            willChangeToMany(atSlot: slot)
             toMany[slot]!.insert(other.objectID)
             didChange(slot: slot)
         } else {
@@ -140,11 +144,18 @@ extension ManagedObject {
         let slot = self.slot(forKey: inverse.name)
         if inverse.isToMany {
             guard relatedObjectIDs(atSlot: slot).contains(other.objectID) else { return }
+            willChangeToMany(atSlot: slot)
             toMany[slot]!.remove(other.objectID)
             didChange(slot: slot)
         } else if toOneID(atSlot: slot) == other.objectID {
             primitiveSetToOne(nil, atSlot: slot)
         }
+    }
+
+    /// Keeps the members a to-many relationship had when read, before its first change
+    /// (a new object's have none to keep).
+    func willChangeToMany(atSlot slot: Int) {
+        if !isPendingInsert, toManyBase[slot] == nil { toManyBase[slot] = toMany[slot] ?? RelatedObjects() }
     }
 
     func primitiveSetToOne(_ id: ManagedObjectID?, atSlot slot: Int) {

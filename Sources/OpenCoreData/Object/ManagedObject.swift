@@ -37,6 +37,9 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var changedSlots = SlotSet()
     /// Loaded to-many relationships by slot.
     @exclusivity(unchecked) var toMany: [Int: RelatedObjects] = [:]
+    /// The members each changed to-many relationship had when it was read, so that a
+    /// refresh keeping the changes can replay them on the store's current members.
+    @exclusivity(unchecked) var toManyBase: [Int: RelatedObjects] = [:]
     /// Whether values have not been loaded yet.
     @exclusivity(unchecked) var faulted: Bool
     /// Set when the row behind a fault turned out to be deleted by someone else.

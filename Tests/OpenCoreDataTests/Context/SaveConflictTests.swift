@@ -246,3 +246,55 @@ extension SaveConflictTests {
         #expect(order(counterID, in: stack) == 11)
     }
 }
+
+/// `refresh(_:mergeChanges: true)` keeps a changed to-many relationship's edits and
+/// replays them on the store's current members, so a retry after a conflict keeps what
+/// the other writer added or removed.
+@Suite struct ToManyRefreshMergeTests {
+    private func ids(_ names: String...) -> [ManagedObjectID] {
+        let entity = EntityDescription(name: "T", properties: [])
+        return names.map { ManagedObjectID(entity: entity, storeIdentifier: $0, primaryKey: 1) }
+    }
+
+    @Test func editsAreReplayedOnTheStoredMembers() {
+        let (x, y, m, z) = { let all = ids("x", "y", "m", "z"); return (all[0], all[1], all[2], all[3]) }()
+        // Mine: removed y, added m. Theirs: removed x, added z.
+        let merged = ManagedObjectContext.replaying(
+            RelatedObjects([x, m]), since: RelatedObjects([x, y]), on: RelatedObjects([y, z]))
+        #expect(merged.ordered == [m, z])
+        // A pure reorder keeps the context's order and appends what others added.
+        let reordered = ManagedObjectContext.replaying(
+            RelatedObjects([y, x]), since: RelatedObjects([x, y]), on: RelatedObjects([x, y, z]))
+        #expect(reordered.ordered == [y, x, z])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aRemovalAndAnotherWritersAdditionBothSurviveTheRetry(kind: StoreKind) throws {
+        let stack = try TestStack(model: Models.notes(), kind: kind)
+        let (noteID, tagIDs) = try stack.context.performAndWait {
+            let note = stack.insert("Note", ["text": "n"])
+            let tags = ["old", "kept", "new"].map { stack.insert("Tag", ["name": $0]) }
+            note.setValue(Set(tags[0...1]), forKey: "tags")
+            try stack.context.save()
+            return (note.objectID, tags.map(\.objectID))
+        }
+        let mine = stack.newContext(), theirs = stack.newContext()
+        try mine.performAndWait {
+            try mine.existingObject(with: noteID).mutableSetValue(forKey: "tags").remove(try mine.existingObject(with: tagIDs[0]))
+        }
+        try theirs.performAndWait {
+            try theirs.existingObject(with: noteID).mutableSetValue(forKey: "tags").add(try theirs.existingObject(with: tagIDs[2]))
+            try theirs.save()
+        }
+        try mine.performAndWait {
+            #expect(code { try mine.save() } == .mergeConflict)
+            for object in mine.registeredObjects { mine.refresh(object, mergeChanges: true) }
+            try mine.save()
+        }
+        let reader = stack.newContext()
+        let stored = try reader.performAndWait {
+            Set((try reader.existingObject(with: noteID).value(forKey: "tags") as? Set<ManagedObject> ?? []).map(\.objectID))
+        }
+        #expect(stored == [tagIDs[1], tagIDs[2]])
+    }
+}

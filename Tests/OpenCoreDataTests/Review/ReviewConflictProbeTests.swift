@@ -120,7 +120,8 @@ import Testing
 
 /// Review: resolving a conflict on a many-to-many by refreshing with `mergeChanges: true`.
 /// The context keeps its whole member list, so the retried save replaces the other
-/// writer's memberships with that list.
+/// writer's memberships with that list. It replays the context's edits on the store's
+/// members now.
 @Suite struct ReviewToManyMergeTests {
     @Test(arguments: StoreKind.allCases)
     func refreshMergingAManyToManyKeepsTheOtherWritersMembers(kind: StoreKind) throws {
@@ -150,9 +151,7 @@ import Testing
         let stored = try reader.performAndWait {
             Set((try reader.existingObject(with: noteID).value(forKey: "tags") as? Set<ManagedObject> ?? []).map(\.objectID))
         }
-        withKnownIssue("refresh(mergeChanges: true) keeps a changed many-to-many as the context's whole list, so the retried save drops the other writer's memberships") {
-            #expect(stored == [mineID, theirsID])
-        }
+        #expect(stored == [mineID, theirsID])
         _ = note
     }
 }
