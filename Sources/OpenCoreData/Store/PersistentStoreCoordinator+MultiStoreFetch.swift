@@ -22,8 +22,10 @@ extension PersistentStoreCoordinator {
             rows += try store.fetch(share)
         }
         if sorts {
-            let sortable = rows.map { SortableRow(id: $0.id, snapshot: $0.snapshot, coordinator: self) }
+            let reads = SortReads(coordinator: self)
+            let sortable = rows.map { SortableRow(id: $0.id, snapshot: $0.snapshot, reads: reads) }
             rows = CDSortDescriptor.sort(sortable, by: query.sortDescriptors).map { FetchedRow(id: $0.id, snapshot: query.includesValues ? $0.snapshot : nil) }
+            if let failure = reads.failure { throw failure }
         }
         return query.windowed(rows)
     }
@@ -41,13 +43,26 @@ extension PersistentStoreCoordinator {
         total = max(0, total - query.offset)
         return query.limit > 0 ? min(total, query.limit) : total
     }
+}
 
-    /// The stored values of a row a sort reaches through a to-one relationship, as
-    /// `snapshot(for:)` reads them (the row cache only while no other connection has
-    /// written); nil when unreadable (it then sorts as nil).
-    fileprivate func sortSnapshot(for id: ManagedObjectID) -> RowSnapshot? {
-        guard let store = try? store(for: id) else { return nil }
-        return try? snapshot(for: id, in: store)
+/// Reads of the rows a sort reaches through to-one relationships, as `snapshot(for:)`
+/// reads them (the row cache only while no other connection has written). Sorting cannot
+/// throw, so the first error is kept here for the fetch to throw once sorting is done; a
+/// row that does not exist sorts as nil, as SQL's LEFT JOIN gives NULL.
+private final class SortReads {
+    let coordinator: PersistentStoreCoordinator
+    var failure: (any Error)?
+
+    init(coordinator: PersistentStoreCoordinator) { self.coordinator = coordinator }
+
+    func snapshot(for id: ManagedObjectID) -> RowSnapshot? {
+        guard failure == nil, let store = try? coordinator.store(for: id) else { return nil }
+        do {
+            return try coordinator.snapshot(for: id, in: store)
+        } catch {
+            failure = error
+            return nil
+        }
     }
 }
 
@@ -57,13 +72,13 @@ extension PersistentStoreCoordinator {
 private struct SortableRow: KeyValueCoding, IdentifiedObject {
     let id: ManagedObjectID
     let snapshot: RowSnapshot?
-    let coordinator: PersistentStoreCoordinator
+    let reads: SortReads
 
     var objectID: ManagedObjectID { id }
 
     func value(forKey key: String) -> Any? {
         guard let snapshot, let slot = id.entity.slots.slot(forKey: key) else { return nil }
         guard let related = snapshot.values[slot] as? ManagedObjectID else { return snapshot.values[slot] }
-        return SortableRow(id: related, snapshot: coordinator.sortSnapshot(for: related), coordinator: coordinator)
+        return SortableRow(id: related, snapshot: reads.snapshot(for: related), reads: reads)
     }
 }
