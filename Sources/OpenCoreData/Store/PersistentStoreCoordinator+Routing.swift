@@ -11,7 +11,7 @@ extension PersistentStoreCoordinator {
     /// The store a new object of `entity` is saved to.
     func store(for entity: EntityDescription) throws -> PersistentStore {
         guard let store = stores.first(where: { $0.holds(entity) }) else {
-            throw CoreDataError(.storeOperationFailed, "No persistent store holds entity '\(entity.name)'. Add a store first.")
+            throw Self.noStore(holding: entity)
         }
         return store
     }
@@ -42,7 +42,7 @@ extension PersistentStoreCoordinator {
             found.append((store, store.entityNumbers.isSuperset(of: query.entityNumbers) ? query : query.narrowed(to: store.entityNumbers)))
         }
         guard !found.isEmpty else {
-            throw CoreDataError(.storeOperationFailed, "No persistent store holds entity '\(query.entity.name)'. Add a store first.")
+            throw Self.noStore(holding: query.entity)
         }
         return found
     }
@@ -58,7 +58,7 @@ extension PersistentStoreCoordinator {
             throw CoreDataError(.storeUnsupportedRequest, "\(request) of \(entity.name) would span several persistent stores (\(found.map(\.description).joined(separator: ", "))); it runs against one store only.")
         }
         guard let store = found.first else {
-            throw CoreDataError(.storeOperationFailed, "No persistent store holds entity '\(entity.name)'. Add a store first.")
+            throw Self.noStore(holding: entity)
         }
         return store
     }
@@ -66,5 +66,10 @@ extension PersistentStoreCoordinator {
     /// The one store holding the rows `query` can match; see `singleStore(holding:of:for:)`.
     func singleStore(for query: StoreFetch, request: String) throws -> PersistentStore {
         try singleStore(holding: query.entityNumbers, of: query.entity, for: request)
+    }
+
+    /// The error for an entity no store of the coordinator holds.
+    private static func noStore(holding entity: EntityDescription) -> CoreDataError {
+        CoreDataError(.storeOperationFailed, "No persistent store holds entity '\(entity.name)'. Add a store first.")
     }
 }
