@@ -61,21 +61,32 @@ extension PersistentStoreCoordinator {
         for part in parts {
             let map: PermanentIDs
             do {
-                map = try part.store.save(part.request)
+                map = try write(part)
             } catch {
                 let conflicts = (error as? StoreConflicts)?.conflicts ?? []
-                // The cached rows are stale: the next read (a refresh) must see the store.
-                rowCache.evict(conflicts.map(\.id))
                 guard !committed.isEmpty else { throw error }
                 let failure = error as? CoreDataError
                     ?? CoreDataError(.mergeConflict, "\(conflicts.count) object(s) changed in \(part.store) since the context read them.")
                 throw IncompleteSave(failure: failure, conflicts: conflicts, in: part.store, committed: committed, permanent: permanent, of: request)
             }
-            rowCache.didSave(part.request, permanentIDs: map)
             committed.append(part)
             for (index, position) in part.insertPositions.enumerated() { permanent[position] = map.permanent[index] }
         }
         return PermanentIDs(temporary: request.inserts.map(\.id), permanent: permanent, needsLookup: request.refersToObjects)
+    }
+
+    /// Writes one store's part in its transaction and records what it wrote in the row
+    /// cache. On conflicts the conflicting rows leave the cache, which is stale for them:
+    /// the next read (a refresh) must see the store.
+    func write(_ part: SavePart) throws -> PermanentIDs {
+        do {
+            let map = try part.store.save(part.request)
+            rowCache.didSave(part.request, permanentIDs: map)
+            return map
+        } catch let conflicts as StoreConflicts {
+            rowCache.evict(conflicts.conflicts.map(\.id))
+            throw conflicts
+        }
     }
 
     /// `items` grouped by the store holding the object each names (`id`), in the order

@@ -180,15 +180,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try lock.withLock {
             let parts = try split(request)
             guard parts.count == 1, let part = parts.first else { return try commit(parts, of: request) }
-            do {
-                let map = try part.store.save(part.request)
-                rowCache.didSave(part.request, permanentIDs: map)
-                return map
-            } catch let conflicts as StoreConflicts {
-                // The cached rows are stale: the next read (a refresh) must see the store.
-                rowCache.evict(conflicts.conflicts.map(\.id))
-                throw conflicts
-            }
+            return try write(part)
         }
     }
 
