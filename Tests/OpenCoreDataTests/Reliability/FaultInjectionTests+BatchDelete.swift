@@ -22,10 +22,7 @@ extension FaultInjectionTests {
             // N = 0 runs without faults, for the expected content (and proves that an open
             // store's descriptors are seen, so the leak check below means something).
             if nth == 0 { #expect(!folder.openDescriptors().isEmpty) }
-            if nth > 0 { FaultVFS.arm(nth: nth, mode: mode) }
-            let result = Result { try Self.deleteTreeInBatch(stack) }
-            FaultVFS.disarm()
-            let faults = nth > 0 ? FaultVFS.faults : 0
+            let (result, faults) = FaultVFS.injecting(nth: nth, mode: mode) { try Self.deleteTreeInBatch(stack) }
             if nth > 0 { tally.count(faults: faults, result) }
             switch result {
             case .success:

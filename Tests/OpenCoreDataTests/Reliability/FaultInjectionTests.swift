@@ -41,10 +41,7 @@ import Testing
         var tally = FaultTally()
         for nth in 1...maximumN {
             let path = try folder.copy(template, to: "open-\(nth).sqlite")
-            FaultVFS.arm(nth: nth, mode: mode)
-            let result = Result { try Self.openAndReadEverything(path) }
-            FaultVFS.disarm()
-            let faults = FaultVFS.faults
+            let (result, faults) = FaultVFS.injecting(nth: nth, mode: mode) { try Self.openAndReadEverything(path) }
             tally.count(faults: faults, result)
             if case .failure(let error) = result {
                 if let error = error as? CoreDataError {
@@ -69,10 +66,7 @@ import Testing
         var refused = 0
         for nth in 1...maximumN {
             let path = folder.path("create-\(nth).sqlite")
-            FaultVFS.arm(nth: nth, mode: mode)
-            let result = Result { try Self.openAndReadEverything(path) }
-            FaultVFS.disarm()
-            let faults = FaultVFS.faults
+            let (result, faults) = FaultVFS.injecting(nth: nth, mode: mode) { try Self.openAndReadEverything(path) }
             tally.count(faults: faults, result)
             if case .failure(let error) = result, !(error is CoreDataError) {
                 Issue.record("N = \(nth) \(mode): not a CoreDataError: \(error)")
@@ -102,10 +96,7 @@ import Testing
         return try stack.context.performAndWait {
             try FaultFixture.change(stack)
             let pending = PendingChanges(stack.context)
-            FaultVFS.arm(nth: nth, mode: mode)
-            let result = Result { try stack.context.save() }
-            FaultVFS.disarm()
-            let faults = FaultVFS.faults
+            let (result, faults) = FaultVFS.injecting(nth: nth, mode: mode) { try stack.context.save() }
             tally.count(faults: faults, result)
             switch result {
             case .success:

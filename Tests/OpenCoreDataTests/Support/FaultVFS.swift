@@ -60,6 +60,15 @@ enum FaultVFS {
     /// Stops failing calls; the counters keep counting.
     static func disarm() { ocd_fault_vfs_disarm() }
 
+    /// Runs `body` with the `nth` call failing as `mode` says (no call when `nth` is 0):
+    /// its result, and how many calls failed.
+    static func injecting<T>(nth: Int, mode: Mode, _ body: () throws -> T) -> (result: Result<T, any Error>, faults: Int) {
+        if nth > 0 { arm(nth: nth, mode: mode) }
+        let result = Result { try body() }
+        disarm()
+        return (result, nth > 0 ? faults : 0)
+    }
+
     /// Calls counted since the last arm or watch.
     static var calls: Int { ocd_fault_vfs_calls() }
 
