@@ -181,9 +181,7 @@ final class InMemoryStore: StoreBackend {
                     for (position, member) in list.enumerated() { newPositions[MemberKey(relationship: key, object: member)] = position }
                 }
             }
-            for id in removed {
-                newMembers = newMembers.filter { $0.key.object != id }.mapValues { $0.filter { $0 != id } }
-            }
+            if !removed.isEmpty { newMembers = Self.members(newMembers, without: Set(removed)) }
             if !conflicts.isEmpty { throw StoreConflicts(conflicts: conflicts) }
             rows = newRows
             members = newMembers
@@ -202,8 +200,13 @@ final class InMemoryStore: StoreBackend {
 
     /// Drops the many-to-many memberships and ordered positions of deleted objects.
     func forgetMembers(_ deleted: Set<ManagedObjectID>) {
-        members = members.filter { !deleted.contains($0.key.object) }.mapValues { $0.filter { !deleted.contains($0) } }
+        members = Self.members(members, without: deleted)
         positions = positions.filter { !deleted.contains($0.key.object) }
+    }
+
+    /// `members` without the memberships of `deleted` objects, on either side, in one pass.
+    private static func members(_ members: [MemberKey: [ManagedObjectID]], without deleted: Set<ManagedObjectID>) -> [MemberKey: [ManagedObjectID]] {
+        members.filter { !deleted.contains($0.key.object) }.mapValues { $0.filter { !deleted.contains($0) } }
     }
 
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
