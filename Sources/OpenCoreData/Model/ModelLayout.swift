@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The frozen shape of a model: entity numbers (`Z_ENT`) and, per entity, the slot each
 /// property's value occupies in an object's storage. Computed once by `freeze()` so that
@@ -27,6 +28,9 @@ package final class EntitySlots: @unchecked Sendable {
     // @unchecked Sendable: built once in `init` and never mutated.
     /// The entity's number, stored in `Z_ENT` and `Z_PRIMARYKEY`.
     package let number: Int
+    /// A number unique to this entity of this layout in the process (never 0, never
+    /// reused): identifies the (entity, layout) pair in caches without a reference.
+    package let serial: UInt32
     /// The model's layout, which owns the entity (not retained: it owns us through it).
     package unowned(unsafe) let layout: ModelLayout
     /// Every property, inherited first; the index is the property's slot.
@@ -66,9 +70,12 @@ package final class EntitySlots: @unchecked Sendable {
         return slotByName[key]
     }
 
+    private static let serials = Atomic<UInt32>(0)
+
     init(entity: EntityDescription, number: Int, layout: ModelLayout) {
         self.number = number
         self.layout = layout
+        serial = Self.serials.add(1, ordering: .relaxed).newValue
         properties = entity.allProperties
         var byName: [String: Int] = [:]
         var attributeSlots: [Int] = []
