@@ -85,7 +85,7 @@ extension ManagedObjectContext {
             let object = reference.takeUnretainedValue()
             guard !object.faulted else { continue }
             for slot in object.slots.toOneSlots {
-                if let target = object.values[slot] as? ManagedObjectID, deletedIDs.contains(target) { object.values[slot] = nil }
+                if let target = object.values[slot].objectID, deletedIDs.contains(target) { object.values[slot] = .null }
             }
             for (slot, related) in object.toMany where related.ordered.contains(where: deletedIDs.contains) {
                 object.toMany[slot] = RelatedObjects(related.ordered.filter { !deletedIDs.contains($0) })

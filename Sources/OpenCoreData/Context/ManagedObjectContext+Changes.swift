@@ -147,7 +147,7 @@ extension ManagedObjectContext {
         for (slot, value) in changes {
             object.values[slot] = value
             object.changedSlots.insert(slot)
-            if let attribute = object.slots.attributes[slot], !attribute.canonicalize(value).isCanonical || attribute.isNaN(value) {
+            if let attribute = object.slots.attributes[slot], !value.isCanonical(for: attribute) || value.isNaN {
                 object.slotsToValidate.insert(slot)
             }
         }

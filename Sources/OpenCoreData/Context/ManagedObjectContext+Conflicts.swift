@@ -24,14 +24,14 @@ extension ManagedObjectContext {
 
     /// Slot values as a dictionary by property name, in their `Sendable` form (a value
     /// with none, such as a transformable's object, as its description).
-    private static func namedValues(_ values: ContiguousArray<Any?>, toMany: [Int: RelatedObjects], entity: EntityDescription) -> [String: CDValue] {
+    private static func namedValues(_ values: SlotValues, toMany: [Int: RelatedObjects], entity: EntityDescription) -> [String: CDValue] {
         var named: [String: CDValue] = [:]
         let slots = entity.slots
         for (slot, property) in slots.properties.enumerated() {
             if let related = toMany[slot] {
                 named[property.name] = .array(related.ordered.map(CDValue.objectID))
             } else if slot < values.count, slots.relationships[slot]?.isToMany != true {
-                let value = values[slot]
+                let value = values[slot].any
                 named[property.name] = CDValue(converting: value) ?? .string(String(describing: value ?? "nil"))
             }
         }

@@ -152,7 +152,7 @@ extension ManagedObjectContext {
     private func remapRelationships(in objects: [ManagedObject], _ ids: PermanentIDs) {
         for object in objects where !object.faulted {
             for slot in object.slots.toOneSlots {
-                if let id = object.values[slot] as? ManagedObjectID, let permanent = ids[id] { object.values[slot] = permanent }
+                if let id = object.values[slot].objectID, let permanent = ids[id] { object.values[slot] = .object(permanent) }
             }
             for slot in object.toMany.keys { object.toMany[slot]!.remap(ids) }
         }

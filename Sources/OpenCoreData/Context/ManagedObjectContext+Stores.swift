@@ -50,7 +50,7 @@ extension ManagedObjectContext {
                     if relationship.isToMany {
                         outsider = object.toMany[slot]?.ordered.first { store(of: $0) !== home }
                     } else {
-                        outsider = (object.values[slot] as? ManagedObjectID).flatMap { store(of: $0) !== home ? $0 : nil }
+                        outsider = object.values[slot].objectID.flatMap { store(of: $0) !== home ? $0 : nil }
                     }
                     guard let outsider else { continue }
                     let place = store(of: outsider).map { "\($0)" } ?? "a store this coordinator does not have"

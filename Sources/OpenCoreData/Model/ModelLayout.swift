@@ -49,10 +49,14 @@ package final class EntitySlots: @unchecked Sendable {
     /// Relationships per slot (nil for attributes).
     package let relationships: [RelationshipDescription?]
     /// The values a newly inserted object starts with (attribute defaults).
-    package let defaultValues: ContiguousArray<Any?>
+    let defaultValues: SlotValues
     /// Per slot: attributes whose every value needs the full validation at save (range,
     /// length or pattern rules, or opaque transformable values).
     package let alwaysValidated: [Bool]
+    /// The slots of `alwaysValidated` attributes.
+    let alwaysValidatedSlots: [Int]
+    /// The slots of attributes that must have a value.
+    let mandatoryAttributeSlots: [Int]
     /// Attribute slots whose default value needs a full check (wrong type, NaN).
     let defaultsToValidate: SlotSet
     /// Per slot: whether the value is stored (not transient, not to-many).
@@ -99,13 +103,16 @@ package final class EntitySlots: @unchecked Sendable {
         self.toManySlots = toManySlots
         self.attributes = attributes
         self.relationships = relationships
-        defaultValues = ContiguousArray(attributes.map { $0.flatMap { $0.canonicalValue($0.defaultValue) } })
-        alwaysValidated = attributes.map { attribute in
+        defaultValues = SlotValues(attributes.map { SlotValue($0.flatMap { $0.canonicalValue($0.defaultValue) }) })
+        let alwaysValidated = attributes.map { attribute in
             guard let attribute else { return false }
             return attribute.minValue != nil || attribute.maxValue != nil || attribute.minLength != nil
                 || attribute.maxLength != nil || attribute.regularExpression != nil
                 || attribute.attributeType.canonicalSwiftType == nil
         }
+        self.alwaysValidated = alwaysValidated
+        alwaysValidatedSlots = alwaysValidated.indices.filter { alwaysValidated[$0] }
+        mandatoryAttributeSlots = attributeSlots.filter { attributes[$0]?.isOptional == false }
         var nonCanonical = SlotSet()
         for (slot, attribute) in attributes.enumerated() {
             guard let attribute else { continue }

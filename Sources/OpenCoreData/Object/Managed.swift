@@ -42,7 +42,7 @@ public struct Managed<Value: ManagedPropertyValue> {
             if object.slots == nil {
                 // A key-path probe (see `propertyName(for:)`): its entity is not in a
                 // model, so it has no slots; record the key in its empty storage.
-                object.values = [key]
+                object.values = [.string(key)]
                 return Value.probeValue
             }
             let raw = object.value(forKey: key)
@@ -117,7 +117,7 @@ extension ManagedObject {
         if let known = keyPathNames.withLock({ $0[key] }) { return known }
         let probe = Root(entity: EntityDescription(name: "KeyPathProbe"), insertInto: nil)
         _ = probe[keyPath: keyPath]
-        guard let name = probe.values.first as? String else { return nil }
+        guard case .string(let name)? = probe.values.first else { return nil }
         keyPathNames.withLock { $0[key] = name }
         return name
     }

@@ -26,7 +26,7 @@ extension ManagedObject {
     /// (Core Data's `shouldDeleteInaccessibleFaults`).
     func becomeInaccessible() {
         isInaccessible = true
-        values = ContiguousArray(repeating: nil, count: slots!.properties.count)
+        values = SlotValues(repeating: .null, count: slots!.properties.count)
         faulted = false
     }
 

@@ -34,12 +34,12 @@ extension ManagedObject {
     /// The value of the property in `slot`, firing the fault if needed.
     func value(atSlot slot: Int) -> Any? {
         willAccessValues()
-        guard let relationship = slots!.relationships[slot] else { return values[slot] }
+        guard let relationship = slots!.relationships[slot] else { return values[slot].any }
         if relationship.isToMany {
             let objects = relatedObjectIDs(atSlot: slot).ordered.compactMap { context?.object(with: $0) }
             return relationship.isOrdered ? objects : Set(objects) as Any
         }
-        guard let id = values[slot] as? ManagedObjectID else { return nil }
+        guard case .object(let id) = values[slot] else { return nil }
         return context?.object(with: id)
     }
 
@@ -48,7 +48,7 @@ extension ManagedObject {
     public func primitiveValue(forKey key: String) -> Any? {
         let slot = slot(forKey: key)
         willAccessValues()
-        return values[slot]
+        return values[slot].any
     }
 
     // MARK: - Writing
@@ -73,12 +73,12 @@ extension ManagedObject {
         if let relationship = slots!.relationships[slot] {
             willAccessValues()
             if relationship.isToMany, let objects = Self.relatedObjects(in: value) {
-                values[slot] = nil
+                values[slot] = .null
                 _ = relatedObjectIDs(atSlot: slot)
                 willChangeToMany(atSlot: slot)
                 toMany[slot] = RelatedObjects(objects.map(\.objectID))
             } else {
-                values[slot] = (value as? ManagedObject)?.objectID ?? value
+                values[slot] = (value as? ManagedObject).map { .object($0.objectID) } ?? SlotValue(value)
             }
             didChange(slot: slot)
         } else {
@@ -86,19 +86,29 @@ extension ManagedObject {
         }
     }
 
+    /// Sets an attribute from a value given by key: converted to the attribute's type
+    /// when exact (see `canonicalize(_:)`), else kept as given for `save()` to report.
     func setAttribute(_ value: Any?, atSlot slot: Int) {
-        willAccessValues()
         let attribute = slots!.attributes[slot]!
         let (canonical, isCanonical) = attribute.canonicalize(value)
-        if isCanonical && !attribute.isNaN(canonical) { slotsToValidate.remove(slot) } else { slotsToValidate.insert(slot) }
+        let stored = SlotValue(canonical)
+        setAttribute(stored, atSlot: slot, isValid: isCanonical && !stored.isNaN)
+    }
+
+    /// Sets an attribute's stored value; `isValid` says it has the attribute's type and
+    /// is not NaN, so `save()` need not look at it again.
+    @inline(__always)
+    func setAttribute(_ value: SlotValue, atSlot slot: Int, isValid: Bool) {
+        willAccessValues()
+        if isValid { slotsToValidate.remove(slot) } else { slotsToValidate.insert(slot) }
         if isPendingInsert {
             // Every slot of a new object is written anyway: no comparison needed.
-            values[slot] = canonical
+            values[slot] = value
             changedSlots.insert(slot)
             return
         }
-        if ValueEquality.same(values[slot], canonical, as: attribute.attributeType) { return }
-        values[slot] = canonical
+        if values[slot] == value { return }
+        values[slot] = value
         didChange(slot: slot)
     }
 
@@ -133,10 +143,10 @@ extension ManagedObject {
                 let objects = ids.compactMap { context?.object(with: $0) }
                 result[name] = relationship.isOrdered ? objects : Set(objects) as Any
             } else if slots!.relationships[slot] != nil {
-                let id = committed?.values[slot] as? ManagedObjectID
+                let id = committed?.values[slot].objectID
                 result[name] = id.flatMap { context?.object(with: $0) } ?? NSNull()
             } else {
-                result[name] = committed?.values[slot] ?? NSNull()
+                result[name] = committed?.values[slot].any ?? NSNull()
             }
         }
         return result
@@ -151,36 +161,5 @@ extension ManagedObject {
             preconditionFailure("ManagedObject: entity '\(entity.name)' has no property '\(key)'. Known properties: \(known). Fix the key, or add the property to the model.")
         }
         return slot
-    }
-}
-
-/// Equality over the values managed objects hold (Any?), for change detection.
-enum ValueEquality {
-    /// Whether two values of an attribute of `type` are equal: one cast each for the
-    /// common types, `AnyHashable` for the rest.
-    static func same(_ lhs: Any?, _ rhs: Any?, as type: AttributeType) -> Bool {
-        switch (lhs, rhs) {
-        case (nil, nil): return true
-        case (nil, _), (_, nil): return false
-        default: break
-        }
-        switch type {
-        case .string: if let a = lhs as? String, let b = rhs as? String { return a == b }
-        case .integer64: if let a = lhs as? Int64, let b = rhs as? Int64 { return a == b }
-        case .double: if let a = lhs as? Double, let b = rhs as? Double { return a == b }
-        case .boolean: if let a = lhs as? Bool, let b = rhs as? Bool { return a == b }
-        case .date: if let a = lhs as? Date, let b = rhs as? Date { return a == b }
-        default: break
-        }
-        return same(lhs, rhs)
-    }
-
-    static func same(_ lhs: Any?, _ rhs: Any?) -> Bool {
-        switch (lhs, rhs) {
-        case (nil, nil): return true
-        case (nil, _), (_, nil): return false
-        case let (a as AnyHashable, b as AnyHashable): return a == b
-        default: return false
-        }
     }
 }

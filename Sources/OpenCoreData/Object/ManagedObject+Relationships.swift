@@ -18,7 +18,7 @@ extension ManagedObject {
     /// The ID a to-one relationship points at.
     func toOneID(atSlot slot: Int) -> ManagedObjectID? {
         willAccessValues()
-        return values[slot] as? ManagedObjectID
+        return values[slot].objectID
     }
 
     // MARK: - Setting with inverse maintenance
@@ -33,14 +33,14 @@ extension ManagedObject {
             guard let objects = Self.relatedObjects(in: value), objects.allSatisfy({ fits($0, relationship) }) else {
                 return keepInvalid(value, atSlot: slot)
             }
-            values[slot] = nil
+            values[slot] = .null
             replaceToMany(atSlot: slot, relationship, with: objects)
         } else {
             guard value == nil || (value as? ManagedObject).map({ fits($0, relationship) }) == true else {
                 setToOne(nil, atSlot: slot, relationship)
                 return keepInvalid(value, atSlot: slot)
             }
-            if values[slot] != nil, !(values[slot] is ManagedObjectID) { values[slot] = nil }
+            if !values[slot].isNull, values[slot].objectID == nil { values[slot] = .null }
             setToOne(value as? ManagedObject, atSlot: slot, relationship)
         }
     }
@@ -62,7 +62,7 @@ extension ManagedObject {
 
     /// Keeps a value a relationship cannot hold in its slot, for `save()` to report.
     private func keepInvalid(_ value: Any?, atSlot slot: Int) {
-        values[slot] = value
+        values[slot] = SlotValue(value)
         didChange(slot: slot)
     }
 
@@ -160,7 +160,7 @@ extension ManagedObject {
 
     func primitiveSetToOne(_ id: ManagedObjectID?, atSlot slot: Int) {
         willAccessValues()
-        values[slot] = id
+        values[slot] = id.map(SlotValue.object) ?? .null
         didChange(slot: slot)
     }
 

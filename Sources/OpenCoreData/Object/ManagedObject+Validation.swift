@@ -24,20 +24,25 @@ extension ManagedObject {
         willAccessValues()
         var errors: [CoreDataError] = []
         let slots = slots!
-        for slot in slots.attributeSlots {
-            let attribute = slots.attributes[slot]!
-            // Values were type-checked when set; only rules, wrong types and missing
-            // mandatory values need a closer look.
-            guard slots.alwaysValidated[slot] || slotsToValidate.contains(slot)
-                || (values[slot] == nil && !attribute.isOptional) else { continue }
-            for var error in attribute.validationErrors(for: values[slot]) {
-                error.objectID = objectID
-                errors.append(error)
+        // Values were type-checked when set; only rules, wrong types and missing
+        // mandatory values need a closer look: an object with none skips the pass.
+        var toCheck = slotsToValidate
+        for slot in slots.alwaysValidatedSlots { toCheck.insert(slot) }
+        for slot in slots.mandatoryAttributeSlots where values[slot].isNull { toCheck.insert(slot) }
+        if !toCheck.isEmpty {
+            for slot in toCheck {
+                guard let attribute = slots.attributes[slot] else { continue }
+                for var error in attribute.validationErrors(for: values[slot].any) {
+                    error.objectID = objectID
+                    errors.append(error)
+                }
             }
         }
         for slot in slots.toOneSlots {
             let relationship = slots.relationships[slot]!
-            if let value = values[slot] {
+            if case .object(let id) = values[slot], id.entity === relationship.destinationEntity {
+                continue
+            } else if let value = values[slot].any {
                 if let error = wrongRelationshipValue(value, relationship) { errors.append(error) }
             } else if !relationship.isOptional {
                 errors.append(CoreDataError(.validationMissingMandatoryProperty,
@@ -46,15 +51,17 @@ extension ManagedObject {
         }
         for slot in slots.toManySlots {
             let relationship = slots.relationships[slot]!
-            if let value = values[slot] {
+            if let value = values[slot].any {
                 // A value `setValue` could not take: kept in the slot, the relationship unchanged.
                 errors.append(wrongRelationshipValue(value, relationship) ?? CoreDataError(.validationWrongType,
                     "\(entity.name).\(relationship.name) is to-many: set it to a set or array of \(relationship.destinationEntity?.name ?? "") objects.",
                     objectID: objectID, key: relationship.name))
                 continue
             }
-            let count = relatedObjectIDs(atSlot: slot).count
             let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+            // Without count rules there is nothing to check (and nothing to load).
+            guard minimum > 0 || relationship.maxCount > 0 else { continue }
+            let count = relatedObjectIDs(atSlot: slot).count
             if count < minimum && !(relationship.isOptional && count == 0) {
                 errors.append(CoreDataError(.validationRelationshipLacksMinimumCount,
                     "\(entity.name).\(relationship.name) has \(count) object(s), at least \(minimum) required.",

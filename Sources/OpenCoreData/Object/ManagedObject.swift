@@ -25,9 +25,10 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
 
     /// The context, held without retaining it; the context clears it when it lets go.
     @exclusivity(unchecked) unowned(unsafe) var context: ManagedObjectContext?
-    /// Current values by slot (see `EntitySlots`): attributes as their Swift type,
-    /// to-one relationships as `ManagedObjectID?`; to-many slots stay nil (see `toMany`).
-    @exclusivity(unchecked) var values: ContiguousArray<Any?>
+    /// Current values by slot (see `EntitySlots`, `SlotValue`): attributes unboxed,
+    /// to-one relationships as `.object(id)`; to-many slots stay `.null` (see `toMany`).
+    /// Copy-on-write: a snapshot of it costs a reference.
+    @exclusivity(unchecked) var values: SlotValues
     /// The values last read from or written to the store (nil for a new object).
     @exclusivity(unchecked) var committed: RowSnapshot?
     /// Attribute slots whose value needs a full check at save: not of the attribute's

@@ -1,9 +1,9 @@
 import Foundation
 
-/// The stored values of one row: attributes as their Swift types, to-one relationships as
-/// `ManagedObjectID?`, to-many slots nil; plus the row's version (`Z_OPT`).
+/// The stored values of one row (see `SlotValue`): attributes unboxed, to-one
+/// relationships as `.object(id)`, to-many slots `.null`; plus the row's version (`Z_OPT`).
 struct RowSnapshot {
-    var values: ContiguousArray<Any?>
+    var values: SlotValues
     var version: Int64
 }
 

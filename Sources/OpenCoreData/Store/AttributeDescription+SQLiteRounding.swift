@@ -14,12 +14,12 @@ import Foundation
 ///   `Decimal` comes back rounded, `1e40` as `1e40` but `0.1000000000000000000001` as `0.1`.
 extension AttributeDescription {
     /// `value` (canonical for this attribute) as the SQLite store stores and reads it.
-    func valueAsSQLiteStores(_ value: Any?) -> Any? {
+    func valueAsSQLiteStores(_ value: SlotValue) -> SlotValue {
         switch (attributeType, value) {
-        case (.double, let number as Double) where number == 0: return 0.0
-        case (.float, let number as Float) where number == 0: return Float(0)
-        case (.date, let date as Date) where date.timeIntervalSinceReferenceDate == 0: return Date(timeIntervalSinceReferenceDate: 0)
-        case (.decimal, let number as Decimal): return Self.decimalAsSQLiteStores(number) ?? number
+        case (.double, .double(let number)) where number == 0: return .double(0.0)
+        case (.float, .float(let number)) where number == 0: return .float(0)
+        case (.date, .date(let date)) where date.timeIntervalSinceReferenceDate == 0: return .date(Date(timeIntervalSinceReferenceDate: 0))
+        case (.decimal, .decimal(let number)): return .decimal(Self.decimalAsSQLiteStores(number) ?? number)
         default: return value
         }
     }

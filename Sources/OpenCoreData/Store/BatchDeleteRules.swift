@@ -68,7 +68,7 @@ enum BatchDeleteRules {
             }
             let slot = slots.slotByName[relationship.name]!
             for owner in group {
-                if let target = snapshots![owner]?.values[slot] as? ManagedObjectID { links.append((owner, relationship, target)) }
+                if let target = snapshots![owner]?.values[slot].objectID { links.append((owner, relationship, target)) }
             }
         }
         return links

@@ -40,10 +40,10 @@ enum BatchInsertPlan {
             }
             let (converted, isCanonical) = attribute.canonicalize(value)
             guard isCanonical, !attribute.isNaN(converted) else { throw attribute.wrongTypeError(value).named(key) }
-            values[slot] = converted
+            values[slot] = SlotValue(converted)
         }
         for slot in slots.attributeSlots {
-            guard let attribute = slots.attributes[slot], !attribute.isOptional, !attribute.isTransient, values[slot] == nil else { continue }
+            guard let attribute = slots.attributes[slot], !attribute.isOptional, !attribute.isTransient, values[slot].isNull else { continue }
             throw CoreDataError(.validationMissingMandatoryProperty, "A batch insert of \(entity.name) leaves the required attribute '\(attribute.name)' without a value.", key: attribute.name)
         }
         return SaveRequest.Row(id: .makeTemporary(for: entity), values: values, changedSlots: [], version: 0)

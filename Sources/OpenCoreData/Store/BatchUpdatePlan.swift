@@ -133,7 +133,7 @@ struct BatchUpdatePlan {
     /// - Throws: `.validationNumberTooLarge` / `.validationNumberTooSmall` when the value
     ///   does not fit an integer attribute (as `integerRangeError` for the SQLite store);
     ///   `.validationMissingMandatoryProperty` when it is nil for a required attribute.
-    static func newValue(of assignment: Assignment, values: ContiguousArray<Any?>) throws -> Any? {
+    static func newValue(of assignment: Assignment, values: SlotValues) throws -> Any? {
         if case .constant(let constant) = assignment.value { return constant }
         let value = try converted(compute(assignment.value, values), for: assignment.attribute)
         if value == nil && !assignment.attribute.isOptional { throw missingMandatoryError(for: assignment.attribute) }
@@ -178,10 +178,10 @@ struct BatchUpdatePlan {
                       key: attribute.name)
     }
 
-    private static func compute(_ value: Value, _ values: ContiguousArray<Any?>) -> Any? {
+    private static func compute(_ value: Value, _ values: SlotValues) -> Any? {
         switch value {
         case .constant(let constant): return constant
-        case .attribute(let slot, _): return values[slot]
+        case .attribute(let slot, _): return values[slot].any
         case .arithmetic(let op, let left, let right):
             guard let lhs = compute(left, values), let rhs = compute(right, values) else { return nil }
             if op != .divide, let a = StoredNumber.integer(lhs), let b = StoredNumber.integer(rhs) {

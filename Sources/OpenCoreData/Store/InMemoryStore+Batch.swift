@@ -10,7 +10,7 @@ extension InMemoryStore {
         for row in matches {
             var values = row.snapshot.values
             for assignment in plan.assignments {
-                values[assignment.slot] = assignment.attribute.valueAsSQLiteStores(try BatchUpdatePlan.newValue(of: assignment, values: row.snapshot.values))
+                values[assignment.slot] = assignment.attribute.valueAsSQLiteStores(SlotValue(try BatchUpdatePlan.newValue(of: assignment, values: row.snapshot.values)))
             }
             newRows[row.id] = RowSnapshot(values: values, version: row.snapshot.version + 1)
         }
@@ -36,9 +36,9 @@ extension InMemoryStore {
         for (id, row) in newRows {
             var changed = row
             for slot in id.entity.slots.toOneSlots {
-                if let target = row.values[slot] as? ManagedObjectID, doomed.contains(target) { changed.values[slot] = nil }
+                if let target = row.values[slot].objectID, doomed.contains(target) { changed.values[slot] = .null }
             }
-            if changed.values.indices.contains(where: { (changed.values[$0] == nil) != (row.values[$0] == nil) }) {
+            if changed.values.indices.contains(where: { changed.values[$0].isNull != row.values[$0].isNull }) {
                 changed.version += 1
                 newRows[id] = changed
             }

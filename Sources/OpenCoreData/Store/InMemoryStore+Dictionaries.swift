@@ -89,7 +89,7 @@ extension InMemoryStore {
         var snapshot = row.snapshot
         var names = keyPath.split(separator: ".")[...]
         while let name = names.popFirst() {
-            guard let slot = id.entity.slots.slotByName[String(name)], let value = snapshot.values[slot] else { return nil }
+            guard let slot = id.entity.slots.slotByName[String(name)], let value = snapshot.values[slot].any else { return nil }
             guard !names.isEmpty else { return value }
             guard let next = value as? ManagedObjectID, let nextRow = rows[next] else { return nil }
             id = next

@@ -102,7 +102,7 @@ final class InMemoryStore: StoreBackend {
         var found = rows.compactMap { row -> ManagedObjectID? in
             guard row.key.entity.isKindOf(entity: owner),
                   let slot = row.key.entity.slots.slotByName[inverse.name],
-                  row.value.values[slot] as? ManagedObjectID == id else { return nil }
+                  row.value.values[slot].objectID == id else { return nil }
             return row.key
         }.sorted { ($0.primaryKey ?? 0) < ($1.primaryKey ?? 0) }
         if relationship.isOrdered {
@@ -227,16 +227,16 @@ final class InMemoryStore: StoreBackend {
     private func stored(_ row: SaveRequest.Row, version: Int64, map: PermanentIDs) throws -> RowSnapshot {
         let slots = row.id.entity.slots
         var values = row.values
-        for slot in slots.unstoredSlots { values[slot] = nil }
+        for slot in slots.unstoredSlots { values[slot] = .null }
         for slot in slots.toOneSlots {
-            if let related = values[slot] as? ManagedObjectID { values[slot] = map[related] ?? related }
+            if let related = values[slot].objectID, let permanent = map[related] { values[slot] = .object(permanent) }
         }
         for slot in slots.attributeSlots {
             guard let attribute = slots.attributes[slot] else { continue }
             values[slot] = attribute.valueAsSQLiteStores(values[slot])
-            guard attribute.attributeType == .transformable, values[slot] != nil else { continue }
+            guard attribute.attributeType == .transformable, !values[slot].isNull else { continue }
             do {
-                values[slot] = try attribute.reverseTransformedValue(attribute.transformedData(values[slot]))
+                values[slot] = SlotValue(try attribute.reverseTransformedValue(attribute.transformedData(values[slot].any)))
             } catch var error as CoreDataError {
                 error.objectID = row.id
                 error.key = attribute.name
@@ -261,7 +261,7 @@ final class InMemoryStore: StoreBackend {
             for constraint in constrained.uniquenessConstraints {
                 var seen: [[AnyHashable]: ManagedObjectID] = [:]
                 for (id, row) in rows where id.entity.isKindOf(entity: constrained) {
-                    let values = constraint.map { name in id.entity.slots.slotByName[name].flatMap { row.values[$0] } }
+                    let values = constraint.map { name in id.entity.slots.slotByName[name].flatMap { row.values[$0].any } }
                     // As in a SQLite unique index, a nil value never clashes.
                     guard values.allSatisfy({ $0 != nil }) else { continue }
                     // By value, as SQLite compares them (a description loses a date's
@@ -297,10 +297,10 @@ struct StoredRow: KeyValueCoding, IdentifiedObject {
             }
             return EvaluatedCollection(related, isOrdered: relationship.isOrdered)
         }
-        if let related = snapshot.values[slot] as? ManagedObjectID {
+        if let related = snapshot.values[slot].objectID {
             guard let row = store.rows[related] else { return nil }
             return StoredRow(store: store, id: related, snapshot: row)
         }
-        return snapshot.values[slot]
+        return snapshot.values[slot].any
     }
 }

@@ -78,7 +78,7 @@ private struct SortableRow: KeyValueCoding, IdentifiedObject {
 
     func value(forKey key: String) -> Any? {
         guard let snapshot, let slot = id.entity.slots.slot(forKey: key) else { return nil }
-        guard let related = snapshot.values[slot] as? ManagedObjectID else { return snapshot.values[slot] }
+        guard let related = snapshot.values[slot].objectID else { return snapshot.values[slot].any }
         return SortableRow(id: related, snapshot: reads.snapshot(for: related), reads: reads)
     }
 }

@@ -42,7 +42,7 @@ extension PersistentStoreCoordinator {
         for row in rows {
             guard let snapshot = row.snapshot ?? rowCache[row.id],
                   let slot = row.id.entity.slots.slotByName[relationship.name],
-                  let target = snapshot.values[slot] as? ManagedObjectID,
+                  let target = snapshot.values[slot].objectID,
                   seen.insert(target).inserted else { continue }
             if let cached = rowCache[target] {
                 reached.append(FetchedRow(id: target, snapshot: cached))

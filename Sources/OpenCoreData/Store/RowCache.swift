@@ -67,7 +67,7 @@ struct RowCache {
     private mutating func store(_ row: SaveRequest.Row, version: Int64, map: PermanentIDs, refersToObjects: Bool) {
         let slots = row.id.entity.slots
         var values = row.values
-        for slot in slots.unstoredSlots where values[slot] != nil { values[slot] = nil }
+        for slot in slots.unstoredSlots { values[slot] = .null }
         // As the store reads them back (a decimal rounded to a double), so that a read
         // from the cache answers as a read from the store.
         for slot in slots.attributeSlots {
@@ -75,7 +75,7 @@ struct RowCache {
         }
         if refersToObjects {
             for slot in slots.toOneSlots {
-                if let related = values[slot] as? ManagedObjectID, let permanent = map[related] { values[slot] = permanent }
+                if let related = values[slot].objectID, let permanent = map[related] { values[slot] = .object(permanent) }
             }
         }
         self[row.id] = RowSnapshot(values: values, version: version)

@@ -2,12 +2,11 @@ import Foundation
 
 /// Everything one `save()` writes, handed to a store to apply in one transaction.
 struct SaveRequest {
-    /// One object's row: its values by slot (attributes as Swift values, to-one
-    /// relationships as `ManagedObjectID?`), the slots that changed, and the version
-    /// the context last saw (`Z_OPT`).
+    /// One object's row: its values by slot (see `SlotValue`), the slots that changed,
+    /// and the version the context last saw (`Z_OPT`).
     struct Row {
         let id: ManagedObjectID
-        let values: ContiguousArray<Any?>
+        let values: SlotValues
         let changedSlots: [Int]
         let version: Int64
     }

@@ -60,25 +60,25 @@ struct SQLiteRowDecoder {
 
     /// Decodes the values of the current row of `statement`.
     func decode(_ statement: SQLiteStatement, store: SQLiteStore) throws -> RowSnapshot {
-        var values = ContiguousArray<Any?>(repeating: nil, count: slotCount)
+        var values = SlotValues(repeating: .null, count: slotCount)
         for step in steps where !statement.isNull(step.column) {
             let column = step.column
             switch step.kind {
-            case .int16: values[step.slot] = Int16(truncatingIfNeeded: statement.int64(column))
-            case .int32: values[step.slot] = Int32(truncatingIfNeeded: statement.int64(column))
-            case .int64: values[step.slot] = statement.int64(column)
-            case .boolean: values[step.slot] = statement.int64(column) != 0
-            case .double: values[step.slot] = statement.double(column)
-            case .float: values[step.slot] = Float(statement.double(column))
-            case .string: values[step.slot] = statement.text(column)
-            case .date: values[step.slot] = Date(timeIntervalSinceReferenceDate: statement.double(column))
-            case .data: values[step.slot] = statement.data(column)
+            case .int16: values[step.slot] = .int16(Int16(truncatingIfNeeded: statement.int64(column)))
+            case .int32: values[step.slot] = .int32(Int32(truncatingIfNeeded: statement.int64(column)))
+            case .int64: values[step.slot] = .int64(statement.int64(column))
+            case .boolean: values[step.slot] = .bool(statement.int64(column) != 0)
+            case .double: values[step.slot] = .double(statement.double(column))
+            case .float: values[step.slot] = .float(Float(statement.double(column)))
+            case .string: values[step.slot] = .string(statement.text(column))
+            case .date: values[step.slot] = .date(Date(timeIntervalSinceReferenceDate: statement.double(column)))
+            case .data: values[step.slot] = .data(statement.data(column))
             case .converted(let attribute):
-                values[step.slot] = try attribute.value(from: statement.value(at: column))
+                values[step.slot] = SlotValue(try attribute.value(from: statement.value(at: column)))
             case .toOne(let destination):
-                values[step.slot] = store.objectID(for: destination, primaryKey: statement.int64(column))
+                values[step.slot] = .object(store.objectID(for: destination, primaryKey: statement.int64(column)))
             case .toOneInHierarchy(let entityColumn):
-                values[step.slot] = try store.objectID(entityNumber: statement.int64(entityColumn), primaryKey: statement.int64(column))
+                values[step.slot] = .object(try store.objectID(entityNumber: statement.int64(entityColumn), primaryKey: statement.int64(column)))
             }
         }
         return RowSnapshot(values: values, version: statement.int64(2))

@@ -220,7 +220,7 @@ extension SQLiteStore {
     // MARK: - Values
 
     private func bindValue(
-        _ value: Any?, slot: Int, of entity: EntityDescription, mapping: SQLiteSchema.EntityMapping,
+        _ value: SlotValue, slot: Int, of entity: EntityDescription, mapping: SQLiteSchema.EntityMapping,
         to statement: SQLiteStatement, at index: inout Int32, map: PermanentIDs, id: ManagedObjectID
     ) throws {
         if let attribute = mapping.slots.attributes[slot] {
@@ -234,7 +234,7 @@ extension SQLiteStore {
             index += 1
             return
         }
-        let related = (value as? ManagedObjectID).map { map[$0] ?? $0 }
+        let related = value.objectID.map { map[$0] ?? $0 }
         if let related, let key = related.primaryKey {
             statement.bind(key, at: index)
         } else {
@@ -247,25 +247,22 @@ extension SQLiteStore {
         }
     }
 
-    /// Binds an attribute value: one cast for the common types (validation has checked
-    /// them), the general conversion for the rest.
-    private func bindAttribute(_ value: Any?, _ attribute: AttributeDescription, to statement: SQLiteStatement, at index: Int32) throws {
-        guard let value else {
-            statement.bind(.null, at: index)
-            return
+    /// Binds an attribute value straight from its slot for the common types (validation
+    /// has checked that the value has the attribute's type), through the general
+    /// conversion for the rest.
+    private func bindAttribute(_ value: SlotValue, _ attribute: AttributeDescription, to statement: SQLiteStatement, at index: Int32) throws {
+        switch (value, attribute.attributeType) {
+        case (.null, _): statement.bind(.null, at: index)
+        case (.int64(let number), .integer64): statement.bind(number, at: index)
+        case (.int32(let number), .integer32): statement.bind(Int64(number), at: index)
+        case (.int16(let number), .integer16): statement.bind(Int64(number), at: index)
+        case (.bool(let flag), .boolean): statement.bind(flag ? 1 : 0, at: index)
+        case (.double(let number), .double): statement.bind(.real(number), at: index)
+        case (.string(let text), .string): statement.bind(.text(text), at: index)
+        case (.date(let date), .date): statement.bind(.real(date.timeIntervalSinceReferenceDate), at: index)
+        case (.data(let data), .binaryData): statement.bind(.blob(data), at: index)
+        default: statement.bind(try attribute.sqlValue(for: value.any), at: index)
         }
-        switch attribute.attributeType {
-        case .integer64: if let number = value as? Int64 { return statement.bind(number, at: index) }
-        case .integer32: if let number = value as? Int32 { return statement.bind(Int64(number), at: index) }
-        case .integer16: if let number = value as? Int16 { return statement.bind(Int64(number), at: index) }
-        case .boolean: if let flag = value as? Bool { return statement.bind(flag ? 1 : 0, at: index) }
-        case .double: if let number = value as? Double { return statement.bind(.real(number), at: index) }
-        case .string: if let text = value as? String { return statement.bind(.text(text), at: index) }
-        case .date: if let date = value as? Date { return statement.bind(.real(date.timeIntervalSinceReferenceDate), at: index) }
-        case .binaryData: if let data = value as? Data { return statement.bind(.blob(data), at: index) }
-        default: break
-        }
-        statement.bind(try attribute.sqlValue(for: value), at: index)
     }
 
     private func run(_ statement: SQLiteStatement, for id: ManagedObjectID) throws {
