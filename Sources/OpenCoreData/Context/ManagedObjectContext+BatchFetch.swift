@@ -30,7 +30,7 @@ extension ManagedObjectContext {
         }
         processPendingChanges()
         let batchSize = request.fetchBatchSize > 0 ? request.fetchBatchSize : Int.max
-        guard request.includesPendingChanges && hasPendingChanges(in: query) else {
+        guard request.includesPendingChanges && PendingFetch(query, in: self) != nil else {
             return BatchFaultingArray(context: self, keys: try coordinator.fetchKeys(query), batchSize: batchSize,
                                       prefetchPaths: query.prefetchPaths, firesFaults: !request.returnsObjectsAsFaults)
         }

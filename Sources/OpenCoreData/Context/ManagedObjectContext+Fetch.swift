@@ -77,12 +77,12 @@ extension ManagedObjectContext {
         return try countObjects(query, request: request)
     }
 
+    /// The objects `request` matches; with its pending changes merged around a window the
+    /// store reads (see `PendingFetch`) unless `includesPendingChanges` is false.
     func fetchObjects<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> [ManagedObject] {
         processPendingChanges()
-        let pending = request.includesPendingChanges && hasPendingChanges(in: query)
-        var storeQuery = query
-        if pending { storeQuery.limit = 0; storeQuery.offset = 0 }
-        let rows = try coordinator.fetch(storeQuery)
+        let pending = request.includesPendingChanges ? PendingFetch(query, in: self) : nil
+        let rows = try coordinator.fetch(pending?.storeQuery ?? query)
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.count)
         registry.reserveCapacity(registry.count + rows.count)
@@ -92,13 +92,13 @@ extension ManagedObjectContext {
             objects.append(object)
         }
         try coordinator.prefetch(query.prefetchPaths, from: rows)
-        guard pending else { return objects }
-        return try mergePending(into: objects, query)
+        guard let pending else { return objects }
+        return try pending.merge(objects)
     }
 
     private func fetchObjectIDs<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> [ManagedObjectID] {
         processPendingChanges()
-        if request.includesPendingChanges && hasPendingChanges(in: query) {
+        if request.includesPendingChanges && PendingFetch(query, in: self) != nil {
             return try fetchObjects(query, request: request).map(\.objectID)
         }
         var idQuery = query
@@ -108,40 +108,10 @@ extension ManagedObjectContext {
 
     private func countObjects<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> Int {
         processPendingChanges()
-        if request.includesPendingChanges && hasPendingChanges(in: query) {
-            return try fetchObjects(query, request: request).count
+        if request.includesPendingChanges, let pending = PendingFetch(query, in: self) {
+            return try pending.count(in: coordinator)
         }
         return try coordinator.count(query)
-    }
-
-    /// Whether any unsaved change touches the fetched entities.
-    func hasPendingChanges(in query: StoreFetch) -> Bool {
-        let matches = { (object: ManagedObject) in query.entityNumbers.contains(object.entity.slots.number) }
-        return inserted.contains(where: matches) || updated.contains(where: matches) || deleted.contains(where: matches)
-    }
-
-    /// Applies unsaved changes to store results: drops deleted objects, re-checks changed
-    /// ones in memory, adds matching inserted ones, then sorts and windows the result.
-    private func mergePending(into stored: [ManagedObject], _ query: StoreFetch) throws -> [ManagedObject] {
-        var seen = Set<ObjectIdentifier>()
-        var result: [ManagedObject] = []
-        let matches = { (object: ManagedObject) throws -> Bool in
-            guard let predicate = query.predicate else { return true }
-            return try predicate.evaluateThrowing(with: object)
-        }
-        for object in stored where !object.isPendingDelete {
-            seen.insert(ObjectIdentifier(object))
-            if object.hasChanges, try !matches(object) { continue }
-            result.append(object)
-        }
-        for object in updated.union(inserted)
-        where query.entityNumbers.contains(object.entity.slots.number) && !seen.contains(ObjectIdentifier(object)) {
-            if try matches(object) { result.append(object) }
-        }
-        if !query.sortDescriptors.isEmpty {
-            result = CDSortDescriptor.sort(result, by: query.sortDescriptors)
-        }
-        return query.windowed(result)
     }
 
     /// The registered object for a fetched row, creating a fault when there is none.

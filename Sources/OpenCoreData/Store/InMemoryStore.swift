@@ -34,21 +34,32 @@ final class InMemoryStore: StoreBackend {
 
     /// Store reads so far, one per request (the in-memory counterpart of SQL statements).
     var executedStatementCount = 0
+    /// Rows handed out by reads so far (the counterpart of rows a SQLite statement steps).
+    var steppedRowCount = 0
 
     func fetch(_ query: StoreFetch) throws -> [FetchedRow] {
         executedStatementCount += 1
-        return try matchingRows(query).map { FetchedRow(id: $0.id, snapshot: query.includesValues ? $0.snapshot : nil) }
+        let matches = try matchingRows(query)
+        steppedRowCount += matches.count
+        return matches.map { FetchedRow(id: $0.id, snapshot: query.includesValues ? $0.snapshot : nil) }
     }
 
-    /// The rows a query selects, filtered, sorted and windowed.
-    func matchingRows(_ query: StoreFetch) throws -> [StoredRow] {
-        var matches = rows.filter { query.entityNumbers.contains($0.key.entity.slots.number) }
+    /// The rows a query selects, filtered, sorted and windowed. Without sort descriptors
+    /// the predicate stops being evaluated once the window is full; a count (`sorted`
+    /// false) does not sort.
+    func matchingRows(_ query: StoreFetch, sorted: Bool = true) throws -> [StoredRow] {
+        let excluded = Set(query.excludedIDs)
+        let candidates = rows.filter { query.entityNumbers.contains($0.key.entity.slots.number) && !excluded.contains($0.key) }
             .map { StoredRow(store: self, id: $0.key, snapshot: $0.value) }
             .sorted { ($0.id.primaryKey ?? 0) < ($1.id.primaryKey ?? 0) }
-        if let predicate = query.predicate {
-            matches = try matches.filter { try predicate.evaluateThrowing(with: $0) }
+        let sorts = sorted && !query.sortDescriptors.isEmpty
+        let wanted = sorts ? Int.max : query.windowEnd ?? Int.max
+        var matches: [StoredRow] = []
+        for row in candidates where matches.count < wanted {
+            if let predicate = query.predicate, try !predicate.evaluateThrowing(with: row) { continue }
+            matches.append(row)
         }
-        if !query.sortDescriptors.isEmpty {
+        if sorts {
             matches = CDSortDescriptor.sort(matches, by: query.sortDescriptors)
         }
         return query.windowed(matches)
@@ -56,13 +67,16 @@ final class InMemoryStore: StoreBackend {
 
     func count(_ query: StoreFetch) throws -> Int {
         executedStatementCount += 1
-        return try matchingRows(query).count
+        steppedRowCount += 1
+        return try matchingRows(query, sorted: false).count
     }
 
     func fetchKeys(_ query: StoreFetch) throws -> StoredKeys {
         executedStatementCount += 1
         var keys = StoredKeys(token: token)
-        for row in try matchingRows(query) {
+        let matches = try matchingRows(query)
+        steppedRowCount += matches.count
+        for row in matches {
             keys.append(primaryKey: row.id.primaryKey ?? 0, entityNumber: Int32(row.id.entity.slots.number))
         }
         return keys
@@ -70,26 +84,33 @@ final class InMemoryStore: StoreBackend {
 
     func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
         executedStatementCount += 1
+        if rows[id] != nil { steppedRowCount += 1 }
         return rows[id]
     }
 
     func rows(for ids: [ManagedObjectID]) throws -> [FetchedRow] {
         executedStatementCount += 1
-        return ids.compactMap { id in rows[id].map { FetchedRow(id: id, snapshot: $0) } }
+        let found = ids.compactMap { id in rows[id].map { FetchedRow(id: id, snapshot: $0) } }
+        steppedRowCount += found.count
+        return found
     }
 
     func relatedRows(of owners: [ManagedObjectID], relationship: RelationshipDescription) throws -> [RelatedRow] {
         executedStatementCount += 1
-        return owners.flatMap { owner in
+        let found = owners.flatMap { owner in
             storedRelatedIDs(of: owner, relationship: relationship).compactMap { id in
                 rows[id].map { RelatedRow(owner: owner, row: FetchedRow(id: id, snapshot: $0)) }
             }
         }
+        steppedRowCount += found.count
+        return found
     }
 
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
         executedStatementCount += 1
-        return storedRelatedIDs(of: id, relationship: relationship)
+        let found = storedRelatedIDs(of: id, relationship: relationship)
+        steppedRowCount += found.count
+        return found
     }
 
     /// The members of a to-many relationship, read without counting a store read (for

@@ -92,6 +92,9 @@ protocol StoreBackend: AnyObject {
     /// Statements (SQLite) or reads (in memory) executed so far: evidence, for tests, of
     /// what an operation cost.
     var executedStatementCount: Int { get }
+    /// Rows read so far: rows SQLite stepped through (`SQLITE_ROW`), or rows the in-memory
+    /// store handed out. Evidence, for tests, of how much a fetch read.
+    var steppedRowCount: Int { get }
     /// The stored values of one object, or nil when its row does not exist.
     func snapshot(for id: ManagedObjectID) throws -> RowSnapshot?
     /// The IDs a to-many relationship of `id` holds, in order for ordered ones.

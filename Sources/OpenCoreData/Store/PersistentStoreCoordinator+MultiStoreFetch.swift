@@ -15,7 +15,7 @@ extension PersistentStoreCoordinator {
         var rows: [FetchedRow] = []
         for (store, share) in targets {
             var share = share
-            share.limit = query.limit > 0 ? query.offset + query.limit : 0
+            share.limit = query.windowEnd ?? 0
             share.offset = 0
             // Sorting in memory reads the rows' values.
             share.includesValues = query.includesValues || sorts
@@ -40,8 +40,7 @@ extension PersistentStoreCoordinator {
             share.offset = 0
             total += try store.count(share)
         }
-        total = max(0, total - query.offset)
-        return query.limit > 0 ? min(total, query.limit) : total
+        return query.windowedCount(total)
     }
 }
 

@@ -165,6 +165,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.withLock { stores.reduce(0) { $0 + $1.backend.executedStatementCount } }
     }
 
+    /// Rows every store has read so far (SQLite: `sqlite3_step` returning a row, not
+    /// counting `PRAGMA data_version` checks): lets tests prove how much a fetch read.
+    package var steppedRowCount: Int {
+        lock.withLock { stores.reduce(0) { $0 + $1.backend.steppedRowCount } }
+    }
+
     /// Writes `request`, one transaction per store it touches; returns the permanent IDs
     /// of inserted objects.
     ///

@@ -11,6 +11,10 @@ struct StoreFetch {
     var limit: Int
     var offset: Int
     var includesValues: Bool
+    /// Objects whose rows never match: those a context evaluates itself because they have
+    /// unsaved changes (see `ManagedObjectContext.countObjects`). Each store leaves out
+    /// only its own rows.
+    var excludedIDs: [ManagedObjectID] = []
     /// `relationshipKeyPathsForPrefetching`, resolved: the relationships of each path.
     let prefetchPaths: [[RelationshipDescription]]
     /// The columns, grouping and filters of a dictionary fetch; nil for other result types.
@@ -156,10 +160,23 @@ struct StoreFetch {
 
     /// `items` (matches in fetch order) without the first `offset`, at most `limit` of them.
     func windowed<T>(_ items: [T]) -> [T] {
-        var items = items
-        if offset > 0 { items = Array(items.dropFirst(offset)) }
-        if limit > 0 { items = Array(items.prefix(limit)) }
-        return items
+        guard offset > 0 || (limit > 0 && limit < items.count) else { return items }
+        let start = min(offset, items.count)
+        return Array(items[start ..< (limit > 0 ? start + min(limit, items.count - start) : items.count)])
+    }
+
+    /// How many of `total` matches the window keeps.
+    func windowedCount(_ total: Int) -> Int {
+        let afterOffset = max(0, total - offset)
+        return limit > 0 ? min(afterOffset, limit) : afterOffset
+    }
+
+    /// How many matches the window reaches, from the first: `offset + limit`, or nil when
+    /// there is no limit (saturating: a huge `fetchLimit` must not overflow).
+    var windowEnd: Int? {
+        guard limit > 0 else { return nil }
+        let (end, overflow) = offset.addingReportingOverflow(limit)
+        return overflow ? Int.max : end
     }
 
     /// The relationships a prefetching key path ("children.parent") walks through.

@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 
-/// One connection to a SQLite database file, with a cache of prepared statements.
+/// One connection to a SQLite database file, with a bounded cache of prepared statements.
 ///
 /// Not thread-safe on purpose: it is opened with `SQLITE_OPEN_NOMUTEX` and the owning
 /// store serialises every use under its own lock, which avoids SQLite's per-call mutex
@@ -9,13 +9,22 @@ import Foundation
 final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     let path: String
-    private var statements: [String: SQLiteStatement] = [:]
+    /// Prepared statements by SQL, with when each was last used (`useClock`).
+    private var statements: [String: (statement: SQLiteStatement, lastUse: UInt64)] = [:]
+    private var useClock: UInt64 = 0
+    /// How many statements `cachedStatement(_:)` keeps: SQL built from requests (predicates,
+    /// sorts, dictionary columns) can take endless forms, and each prepared statement holds
+    /// memory in SQLite until it is finalised.
+    static let statementCacheCapacity = 256
     /// Typed errors raised inside the registered SQL functions, thrown by the statement.
     let functionErrors = SQLiteFunctionErrors()
     /// How many statements this connection has executed: one per execution of a
     /// prepared statement (however many rows it steps through) and one per `execute(_:)`.
     /// Tests use it to prove that an operation needed no SQL (prefetching, counting).
     var executedStatementCount = 0
+    /// How many rows this connection's statements have stepped to (`sqlite3_step`
+    /// returning `SQLITE_ROW`). Tests use it to prove how much a fetch read.
+    var steppedRowCount = 0
 
     /// How long a statement waits for another connection's lock, in milliseconds.
     let busyTimeout: Int32
@@ -53,7 +62,7 @@ final class SQLiteConnection {
 
     /// Finalises every cached statement and closes the connection.
     func close() {
-        for statement in statements.values { statement.finalize() }
+        for cached in statements.values { cached.statement.finalize() }
         statements.removeAll()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
@@ -74,15 +83,29 @@ final class SQLiteConnection {
     }
 
     /// A cached prepared statement for `sql`, reset and with its bindings cleared.
+    ///
+    /// The cache keeps the `statementCacheCapacity` most recently used statements. An
+    /// evicted statement is only dropped from the cache, never finalised there: one still
+    /// in use (stepping through a fetch that prepares another statement) stays valid until
+    /// its user releases it, and `SQLiteStatement`'s deinit finalises it then.
     func cachedStatement(_ sql: String) throws -> SQLiteStatement {
-        if let statement = statements[sql] {
+        useClock &+= 1
+        if let index = statements.index(forKey: sql) {
+            statements.values[index].lastUse = useClock
+            let statement = statements.values[index].statement
             statement.reset()
             return statement
         }
         let statement = try prepare(sql)
-        statements[sql] = statement
+        if statements.count >= Self.statementCacheCapacity, let oldest = statements.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            statements.removeValue(forKey: oldest.key)
+        }
+        statements[sql] = (statement, useClock)
         return statement
     }
+
+    /// How many prepared statements the cache holds (at most `statementCacheCapacity`).
+    var cachedStatementCount: Int { statements.count }
 
     /// A new prepared statement for `sql`, not cached (finalised when released).
     func prepare(_ sql: String) throws -> SQLiteStatement {

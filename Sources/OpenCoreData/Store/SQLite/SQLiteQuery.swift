@@ -54,17 +54,21 @@ struct SQLiteQuery {
         return "\(prefix)\(aliasCount)"
     }
 
-    /// The full statement: `SELECT [DISTINCT] <columns> FROM <table> t0 <joins> WHERE …
-    /// GROUP BY … ORDER BY … LIMIT … OFFSET …`.
-    func sql(columns: String, distinct: Bool = false, groupBy: [String] = [], orderBy: [String] = [], limit: Int = 0, offset: Int = 0) -> String {
+    /// The full statement and its parameters: `SELECT [DISTINCT] <columns> FROM <table> t0
+    /// <joins> WHERE … GROUP BY … ORDER BY … LIMIT ? OFFSET ?`.
+    ///
+    /// A window (`limit` > 0 or `offset` > 0) is bound after the query's parameters, not
+    /// written into the text, so one prepared statement serves every window of a query.
+    func select(columns: String, distinct: Bool = false, groupBy: [String] = [], orderBy: [String] = [], limit: Int = 0, offset: Int = 0) -> (sql: String, parameters: [SQLValue]) {
         var sql = "SELECT \(distinct ? "DISTINCT " : "")\(columns) FROM \(schema.table(for: entity).name) t0"
         if !joins.isEmpty { sql += " " + joins.joined(separator: " ") }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if !groupBy.isEmpty { sql += " GROUP BY " + groupBy.joined(separator: ", ") }
         if !orderBy.isEmpty { sql += " ORDER BY " + orderBy.joined(separator: ", ") }
-        if limit > 0 || offset > 0 { sql += " LIMIT \(limit > 0 ? limit : -1)" }
-        if offset > 0 { sql += " OFFSET \(offset)" }
-        return sql
+        guard limit > 0 || offset > 0 else { return (sql, parameters) }
+        sql += " LIMIT ?\(parameters.count + 1) OFFSET ?\(parameters.count + 2)"
+        // LIMIT -1: no limit, only an offset.
+        return (sql, parameters + [.integer(limit > 0 ? Int64(limit) : -1), .integer(Int64(offset))])
     }
 }
 

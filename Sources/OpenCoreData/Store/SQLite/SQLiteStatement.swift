@@ -70,7 +70,10 @@ final class SQLiteStatement {
             connection.executedStatementCount &+= 1
         }
         let code = sqlite3_step(pointer)
-        if code == SQLITE_ROW { return true }
+        if code == SQLITE_ROW {
+            connection.steppedRowCount &+= 1
+            return true
+        }
         if code == SQLITE_DONE { return false }
         let error = connection.error(code, connection.lastErrorMessage)
         sqlite3_reset(pointer)

@@ -153,11 +153,11 @@ extension SQLiteStore {
         let table = schema.table(for: fetch.entity).name
         let (query, orderBy) = try makeOrderedQuery(fetch)
         let wholeTable = query.conditions.isEmpty && fetch.limit == 0 && fetch.offset == 0
-        let sql = wholeTable ? "DELETE FROM \(table)"
-            : "DELETE FROM \(table) WHERE Z_PK IN (\(query.sql(columns: "t0.Z_PK", orderBy: orderBy, limit: fetch.limit, offset: fetch.offset)))"
+        let select = query.select(columns: "t0.Z_PK", orderBy: orderBy, limit: fetch.limit, offset: fetch.offset)
+        let sql = wholeTable ? "DELETE FROM \(table)" : "DELETE FROM \(table) WHERE Z_PK IN (\(select.sql))"
         return try connection.inTransaction {
             let statement = try connection.cachedStatement(sql)
-            statement.bind(query.parameters)
+            statement.bind(wholeTable ? [] : select.parameters)
             defer { statement.reset() }
             try statement.run()
             return connection.changes

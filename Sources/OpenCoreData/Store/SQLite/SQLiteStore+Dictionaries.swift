@@ -25,11 +25,11 @@ extension SQLiteStore {
         // Ungrouped rows tie in store order, as in memory.
         if !orderBy.isEmpty && !dictionary.isGrouped && !dictionary.distinct { orderBy.append("t0.Z_PK") }
         let windowInSQL = dictionary.having == nil
-        let sql = query.sql(
+        let select = query.select(
             columns: selects.joined(separator: ", "), distinct: dictionary.distinct && !dictionary.isGrouped, groupBy: groupBy,
             orderBy: orderBy, limit: windowInSQL ? fetch.limit : 0, offset: windowInSQL ? fetch.offset : 0)
-        let statement = try connection.cachedStatement(sql)
-        statement.bind(query.parameters)
+        let statement = try connection.cachedStatement(select.sql)
+        statement.bind(select.parameters)
         defer { statement.reset() }
         var results: [[String: Any]] = []
         while try statement.step() {

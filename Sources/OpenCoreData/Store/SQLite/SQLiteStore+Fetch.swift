@@ -26,9 +26,9 @@ extension SQLiteStore {
     func fetch(_ fetch: StoreFetch) throws -> [FetchedRow] {
         let (query, orderBy) = try makeOrderedQuery(fetch)
         let columns = fetch.includesValues ? entityStatements(for: fetch.entity).selectColumns : "t0.Z_PK, t0.Z_ENT"
-        let sql = query.sql(columns: columns, orderBy: orderBy, limit: fetch.limit, offset: fetch.offset)
-        let statement = try connection.cachedStatement(sql)
-        statement.bind(query.parameters)
+        let select = query.select(columns: columns, orderBy: orderBy, limit: fetch.limit, offset: fetch.offset)
+        let statement = try connection.cachedStatement(select.sql)
+        statement.bind(select.parameters)
         defer { statement.reset() }
         var rows: [FetchedRow] = []
         try readRows(statement, includesValues: fetch.includesValues) { row, _ in rows.append(row) }
@@ -55,9 +55,9 @@ extension SQLiteStore {
     /// The primary keys (and entity numbers) of the matching rows, in fetch order.
     func fetchKeys(_ fetch: StoreFetch) throws -> StoredKeys {
         let (query, orderBy) = try makeOrderedQuery(fetch)
-        let sql = query.sql(columns: "t0.Z_PK, t0.Z_ENT", orderBy: orderBy, limit: fetch.limit, offset: fetch.offset)
-        let statement = try connection.cachedStatement(sql)
-        statement.bind(query.parameters)
+        let select = query.select(columns: "t0.Z_PK, t0.Z_ENT", orderBy: orderBy, limit: fetch.limit, offset: fetch.offset)
+        let statement = try connection.cachedStatement(select.sql)
+        statement.bind(select.parameters)
         defer { statement.reset() }
         var keys = StoredKeys(token: token)
         var checkedEntityNumber: Int64?
@@ -76,12 +76,13 @@ extension SQLiteStore {
 
     func count(_ fetch: StoreFetch) throws -> Int {
         let query = try makeQuery(fetch)
-        var sql = query.sql(columns: "count(*)")
+        var select = query.select(columns: "count(*)")
         if fetch.limit > 0 || fetch.offset > 0 {
-            sql = "SELECT count(*) FROM (" + query.sql(columns: "t0.Z_PK", limit: fetch.limit, offset: fetch.offset) + ")"
+            let window = query.select(columns: "t0.Z_PK", limit: fetch.limit, offset: fetch.offset)
+            select = ("SELECT count(*) FROM (" + window.sql + ")", window.parameters)
         }
-        let statement = try connection.cachedStatement(sql)
-        statement.bind(query.parameters)
+        let statement = try connection.cachedStatement(select.sql)
+        statement.bind(select.parameters)
         defer { statement.reset() }
         _ = try statement.step()
         return Int(statement.int64(0))
@@ -103,6 +104,11 @@ extension SQLiteStore {
         var query = SQLiteQuery(schema: schema, entity: fetch.entity, entityNumbers: fetch.entityNumbers, storeIdentifier: identifier)
         if let predicate = fetch.predicate {
             query.conditions.append(try query.compile(predicate))
+        }
+        let excluded = fetch.excludedIDs.compactMap { $0.storeToken === token || $0.storeIdentifier == identifier ? $0.primaryKey : nil }
+        if !excluded.isEmpty {
+            let keys = query.bind(.text(Self.jsonArray(excluded)))
+            query.conditions.append("t0.Z_PK NOT IN (SELECT value FROM json_each(\(keys)))")
         }
         return query
     }

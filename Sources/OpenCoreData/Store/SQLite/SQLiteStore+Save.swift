@@ -137,6 +137,9 @@ extension SQLiteStore {
             if let entityColumn = mapping.entityColumn[slot] { assignments.append(mapping.table.columns[entityColumn].name + " = ?") }
         }
         let statement = try connection.prepare("UPDATE \(mapping.table.name) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?")
+        // Bounded as the connection's cache is (one per set of columns could grow without
+        // end); statements still in use stay alive with their users.
+        if updateStatements.count >= SQLiteConnection.statementCacheCapacity { updateStatements.removeAll() }
         updateStatements[key] = statement
         return statement
     }

@@ -42,6 +42,7 @@ final class SQLiteStore: StoreBackend {
     }
 
     var executedStatementCount: Int { connection.executedStatementCount }
+    var steppedRowCount: Int { connection.steppedRowCount }
 
     func close() {
         insertPlans.removeAll()
