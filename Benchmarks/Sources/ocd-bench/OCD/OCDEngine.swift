@@ -124,7 +124,7 @@ struct OCDEngine: BenchEngine {
                 let request = OCDFlatObjects.request(asFaults: true)
                 request.fetchBatchSize = Schema.w10BatchSize
                 var sum: Int64 = 0
-                for object in try context.fetchBatched(request) {
+                for object in try context.fetchResults(request) {
                     Checksums.stringSum(object.value(forKey: "a4") as? String ?? "", into: &sum)
                 }
                 return sum

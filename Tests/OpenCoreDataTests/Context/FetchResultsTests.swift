@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import OpenCoreData
 
-/// `fetchBatchSize` and `fetchBatched(_:)`: identities first, objects a batch at a time.
-@Suite struct BatchFaultingTests {
+/// `fetchBatchSize` and `fetchResults(_:)`: identities first, objects a batch at a time.
+@Suite struct FetchResultsTests {
     private func samples(_ kind: StoreKind, count: Int) throws -> TestStack {
         let stack = try TestStack(model: Models.samples(), kind: kind)
         try stack.context.performAndWait {
@@ -23,14 +23,14 @@ import Testing
             stack.context.reset()
             request.fetchBatchSize = 10
             let start = stack.coordinator.executedStatementCount
-            let batched = try stack.context.fetchBatched(request)
+            let batched = try stack.context.fetchResults(request)
             #expect(stack.coordinator.executedStatementCount - start == 1)
             #expect(batched.count == 95)
             #expect(stack.context.registeredObjects.isEmpty, "no object exists before it is read")
             let keys = batched.map { $0.value(forKey: "key") as! String }
             #expect(keys == expected)
             #expect(stack.coordinator.executedStatementCount - start == 1 + 10)
-            #expect(stack.context.registeredObjects.count <= 10 * BatchFaultingArray<ManagedObject>.retainedBatchCount,
+            #expect(stack.context.registeredObjects.count <= 10 * FetchResults<ManagedObject>.retainedBatchCount,
                     "only the last batches stay alive")
             _ = batched[94].value(forKey: "key")
             #expect(stack.coordinator.executedStatementCount - start == 1 + 10, "a retained batch needs no query")
@@ -47,9 +47,9 @@ import Testing
             let expected = try stack.keys(request)
             #expect(expected.count == 9)
             request.fetchBatchSize = 4
-            #expect(try stack.context.fetchBatched(request).map { $0.value(forKey: "key") as! String } == expected)
+            #expect(try stack.context.fetchResults(request).map { $0.value(forKey: "key") as! String } == expected)
             request.fetchBatchSize = 0
-            #expect(try stack.context.fetchBatched(request).map { $0.value(forKey: "key") as! String } == expected)
+            #expect(try stack.context.fetchResults(request).map { $0.value(forKey: "key") as! String } == expected)
             #expect(try stack.keys(request) == expected, "fetch(_:) with a batch size still returns every object")
         }
     }
@@ -65,9 +65,9 @@ import Testing
             _ = stack.insert("Sample", ["key": "k010a", "int64": Int64(6)])
             let expected = try stack.keys(request)
             request.fetchBatchSize = 3
-            #expect(try stack.context.fetchBatched(request).map { $0.value(forKey: "key") as! String } == expected)
+            #expect(try stack.context.fetchResults(request).map { $0.value(forKey: "key") as! String } == expected)
             request.includesPendingChanges = false
-            let storeOnly = try stack.context.fetchBatched(request)
+            let storeOnly = try stack.context.fetchResults(request)
             #expect(storeOnly.count == stored.count)
         }
     }
@@ -78,7 +78,7 @@ import Testing
         try stack.context.performAndWait {
             let request = try stack.request(sortedBy: ["key"])
             request.fetchBatchSize = 2
-            let batched = try stack.context.fetchBatched(request)
+            let batched = try stack.context.fetchResults(request)
             let other = stack.newContext()
             try other.performAndWait {
                 for object in try other.fetch(stack.request("key == 'k005'")) { other.delete(object) }
@@ -90,7 +90,7 @@ import Testing
 
             let ids = FetchRequest<ManagedObject>(entityName: "Sample")
             ids.resultType = .managedObjectIDResultType
-            #expect(throws: CoreDataError.self) { try stack.context.fetchBatched(ids) }
+            #expect(throws: CoreDataError.self) { try stack.context.fetchResults(ids) }
         }
     }
 }
