@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import OpenCoreData
 
-/// `fetchBatchSize` and `fetchResults(_:)`: identities first, objects a batch at a time.
+/// `fetchResults(_:)`: keys first, then objects only when read — alone (`fetchBatchSize` 0)
+/// or a batch at a time.
 @Suite struct FetchResultsTests {
     private func samples(_ kind: StoreKind, count: Int) throws -> TestStack {
         let stack = try TestStack(model: Models.samples(), kind: kind)
@@ -91,6 +92,91 @@ import Testing
             let ids = FetchRequest<ManagedObject>(entityName: "Sample")
             ids.resultType = .managedObjectIDResultType
             #expect(throws: CoreDataError.self) { try stack.context.fetchResults(ids) }
+        }
+    }
+
+    // MARK: - Keys only, objects when read
+
+    @Test(arguments: StoreKind.allCases)
+    func onlyReadElementsBecomeObjects(kind: StoreKind) throws {
+        let stack = try samples(kind, count: 50)
+        try stack.context.performAndWait {
+            let request = try stack.request(sortedBy: ["-key"])
+            let start = stack.coordinator.executedStatementCount
+            let results = try stack.context.fetchResults(request)
+            #expect(stack.coordinator.executedStatementCount - start == 1, "one query, for the keys")
+            #expect(results.count == 50 && results.indices == 0..<50 && results.batchSize == 0)
+            #expect(stack.context.registeredObjects.isEmpty)
+            let touched = results[17]
+            #expect(stack.context.registeredObjects.count == 1, "only the element read is materialised")
+            #expect(touched.isFault)
+            #expect(stack.coordinator.executedStatementCount - start == 1, "a fault costs no query")
+            #expect(touched.value(forKey: "key") as? String == "k032")
+            #expect(stack.coordinator.executedStatementCount - start == 2, "its values: one query")
+            #expect(results[17] === touched, "the same object while it is alive")
+            #expect(results.last?.value(forKey: "key") as? String == "k000")
+            #expect(results.prefix(3).map { $0.value(forKey: "key") as? String } == ["k049", "k048", "k047"])
+            #expect(stack.context.registeredObjects.count <= 5)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func unfaultedResultsLoadEachReadElement(kind: StoreKind) throws {
+        let stack = try samples(kind, count: 10)
+        try stack.context.performAndWait {
+            let request = try stack.request("int64 >= 2", sortedBy: ["key"])
+            request.returnsObjectsAsFaults = false
+            let expected = try stack.keys(request)
+            stack.context.reset()
+            let results = try stack.context.fetchResults(request)
+            let start = stack.coordinator.executedStatementCount
+            let object = results[1]
+            #expect(!object.isFault)
+            #expect(stack.coordinator.executedStatementCount - start == 1)
+            #expect(object.value(forKey: "key") as? String == expected[1])
+            #expect(stack.coordinator.executedStatementCount - start == 1)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func pendingInsertsAndDeletesAreIncluded(kind: StoreKind) throws {
+        let stack = try samples(kind, count: 12)
+        try stack.context.performAndWait {
+            let request = try stack.request("int64 >= 2", sortedBy: ["-key"])
+            request.fetchOffset = 1
+            request.fetchLimit = 6
+            let stored = try stack.context.fetch(try stack.request("int64 >= 2", sortedBy: ["key"]))
+            stack.context.delete(stored[0])
+            stored[1].setValue(Int64(0), forKey: "int64")
+            let inserted = stack.insert("Sample", ["key": "k009a", "int64": Int64(5)])
+            let expected = try stack.keys(request)
+            let results = try stack.context.fetchResults(request)
+            #expect(results.map { $0.value(forKey: "key") as? String ?? "nil" } == expected)
+            let position = try #require(expected.firstIndex(of: "k009a"))
+            #expect(results[position] === inserted)
+            try stack.context.save()
+            #expect(results[position] === inserted, "a saved insert is still itself")
+            stack.context.reset()
+            #expect(results[position] !== inserted, "after a reset: the context's object for the saved row")
+            #expect(results[position].value(forKey: "key") as? String == "k009a")
+            #expect(results[position].managedObjectContext === stack.context)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func elementsAfterAResetAreTheContextsNewObjects(kind: StoreKind) throws {
+        let stack = try samples(kind, count: 8)
+        try stack.context.performAndWait {
+            let discarded = stack.insert("Sample", ["key": "k100", "int64": Int64(1)])
+            let results = try stack.context.fetchResults(try stack.request(sortedBy: ["key"]))
+            let before = results[3]
+            stack.context.reset()
+            #expect(stack.context.registeredObjects.isEmpty)
+            let after = results[3]
+            #expect(after !== before && after.managedObjectContext === stack.context)
+            #expect(after.value(forKey: "key") as? String == "k003")
+            #expect(results[8] === discarded && discarded.managedObjectContext == nil,
+                    "an unsaved insert discarded by the reset stays the discarded object")
         }
     }
 }
