@@ -5,9 +5,9 @@
 #   ./profile.sh W2 ocd-typed            # 20,000 rows, top 30
 #   ./profile.sh W6R ocd-kvc 100000 40   # rows, how many functions
 #
-# The fixture is built natively (`--child prepare`); only the measuring child
-# (`--child run`: open, generate inputs, the timed workload, close) runs under callgrind,
-# so figures include the untimed opening and input generation. Needs valgrind
+# The fixture is built natively (`--child prepare`); the measuring child (`--child run`)
+# runs under callgrind with collection on only inside `Stopwatch.timedSection`, the
+# timed workload (for W6 that includes opening the store). Needs valgrind
 # (`apt-get install -y valgrind`); names are demangled with `swift demangle`.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -28,11 +28,18 @@ output="$work/callgrind.out"
 
 "$binary" --child prepare "$engine" "$workload" "$database" "$rows" >/dev/null
 valgrind --tool=callgrind --callgrind-out-file="$output" \
+    --collect-atstart=no --toggle-collect='*timedSection*' \
     "$binary" --child run "$engine" "$workload" "$database" "$rows" >/dev/null
 
 demangle() { if command -v swift >/dev/null; then swift demangle --simplified; else cat; fi; }
 echo "# callgrind: $workload on $engine, $rows rows"
 echo "## Inclusive (top $top)"
-callgrind_annotate --inclusive=yes "$output" | sed -n "1,$((top + 25))p" | demangle
+# The function list starts after the second "file:function" header; keep the totals.
+annotate() {
+    callgrind_annotate --inclusive="$1" "$output" 2>/dev/null \
+        | awk -v top="$top" '/PROGRAM TOTALS/ { print; next } /file:function/ { listing = 1; next } listing && NF && shown < top { print; shown++ }' \
+        | demangle
+}
+annotate yes
 echo "## Self (top $top)"
-callgrind_annotate --inclusive=no "$output" | sed -n "1,$((top + 25))p" | demangle
+annotate no

@@ -19,16 +19,20 @@ struct BytesReport: Codable, Sendable {
     /// Per element of a `FetchResults` nobody has read.
     var key: Double
 
+    /// The plain `ManagedObject` figures come first: once `Flat` is registered, every
+    /// object of the entity is a `Flat`, however it is fetched.
     static func measure(path: String, rows: Int) throws -> BytesReport {
+        let plainStruct = try structs(path: path, rows: rows)
+        let kvcLoaded = try objects(OCDKVCFlat.self, path: path, rows: rows) { try $0.fetch($1) }
+        let kvcFault = try objects(OCDKVCFlat.self, path: path, rows: rows, asFaults: true) { try $0.fetch($1) }
+        let key = try objects(OCDKVCFlat.self, path: path, rows: rows, asFaults: true) { try $0.fetchResults($1) }
         OCDTypedFlat.setUp()
         return BytesReport(
-            rows: rows,
-            plainStruct: try structs(path: path, rows: rows),
+            rows: rows, plainStruct: plainStruct,
             typedLoaded: try objects(OCDTypedFlat.self, path: path, rows: rows) { try $0.fetch($1) },
-            kvcLoaded: try objects(OCDKVCFlat.self, path: path, rows: rows) { try $0.fetch($1) },
+            kvcLoaded: kvcLoaded,
             typedFault: try objects(OCDTypedFlat.self, path: path, rows: rows, asFaults: true) { try $0.fetch($1) },
-            kvcFault: try objects(OCDKVCFlat.self, path: path, rows: rows, asFaults: true) { try $0.fetch($1) },
-            key: try objects(OCDKVCFlat.self, path: path, rows: rows, asFaults: true) { try $0.fetchResults($1) }
+            kvcFault: kvcFault, key: key
         )
     }
 

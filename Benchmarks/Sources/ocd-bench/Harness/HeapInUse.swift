@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CSQLiteBench
 
 /// Bytes of heap the process has allocated and not freed, from glibc's `mallinfo2()`:
 /// `uordblks` (chunks in use in every arena, including malloc's per-chunk header) plus
@@ -8,7 +6,7 @@ import Glibc
 /// count, so a delta around building something is what that something keeps alive.
 enum HeapInUse {
     static func bytes() -> Int {
-        #if canImport(Glibc)
+        #if os(Linux)
         let info = mallinfo2()
         return Int(info.uordblks) + Int(info.hblkhd)
         #else
