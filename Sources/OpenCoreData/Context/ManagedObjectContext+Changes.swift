@@ -121,8 +121,7 @@ extension ManagedObjectContext {
         unreadRelationships.removeAll()
         for reference in registry.values { reference.takeUnretainedValue().context = nil }
         registry.removeAll()
-        classCache.removeAll()
-        lastResolvedClass = nil
+        classCache = ContextClassCache()
         lastInsertedEntity = nil
         inserted.removeAll()
         insertionOrder.removeAll()

@@ -8,27 +8,24 @@ extension ManagedObjectContext {
     /// always reflect the store, as in Core Data).
     ///
     /// A Swift array cannot fault in batches, so with a `fetchBatchSize` this still loads
-    /// every object (in one query); use `fetchBatched(_:)` for a batch-faulting result.
+    /// every object (in one query); use `fetchResults(_:)` for a collection that materialises
+    /// objects only when they are read.
     /// `relationshipKeyPathsForPrefetching` is loaded right after the fetch.
     ///
     /// When several stores hold the fetched entity (or its sub-entities), each store is
     /// read and the results are merged, sorted and windowed in memory, and counts are
     /// summed. Dictionary results come from one store only.
     ///
-    /// - Throws: `.invalidFetchRequest` for an unknown entity or key;
-    ///   `.storeUnsupportedRequest` for dictionary results spanning several stores;
+    /// - Throws: `.invalidFetchRequest` for an unknown entity or key, or when objects of
+    ///   the fetched entities are not instances of `T` (checked once per fetch, before
+    ///   any row is read); `.storeUnsupportedRequest` for dictionary results spanning several stores;
     ///   store errors.
     public func fetch<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {
         let query = try StoreFetch(request, model: coordinator.managedObjectModel)
         switch request.resultType {
         case .managedObjectResultType:
-            let objects = try fetchObjects(query, request: request)
-            return try objects.map { object in
-                guard let result = object as? T else {
-                    throw CoreDataError(.invalidFetchRequest, "A fetch of \(query.entity.name) returned a \(type(of: object)), which is not a \(T.self). Register the subclass with ManagedObjectClasses.register(_:) or fetch ManagedObject.")
-                }
-                return result
-            }
+            var resultClass = try ResultClass<T>(query, context: self)
+            return try resultClass.cast(try fetchObjects(query, request: request), entityName: query.entity.name)
         case .managedObjectIDResultType:
             return try fetchObjectIDs(query, request: request).map { id in
                 guard let result = id as? T else {
@@ -124,9 +121,7 @@ extension ManagedObjectContext {
             return object
         }
         let entity = id.entity
-        let type = entity === lastResolvedClass?.entity ? lastResolvedClass!.type : objectClass(for: entity)
-        lastResolvedClass = (entity, type)
-        let object = type.init(entity: entity, insertInto: nil)
+        let object = objectClass(for: entity).init(entity: entity, insertInto: nil)
         object.objectID = id
         object.committed = snapshot
         object.faulted = true

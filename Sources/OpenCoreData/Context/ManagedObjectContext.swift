@@ -60,12 +60,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// error), with the error: they read as empty, so saving them would replace their
     /// stored members. `save()` refuses until they are read again.
     @exclusivity(unchecked) var unreadRelationships: [UnreadRelationship: CoreDataError] = [:]
-    /// Managed object classes by entity, resolved once.
-    @exclusivity(unchecked) var classCache: [ObjectIdentifier: ManagedObject.Type] = [:]
+    /// Managed object classes by entity, resolved once (see `objectClass(for:)`).
+    @exclusivity(unchecked) var classCache = ContextClassCache()
     /// The entity and class of the last `insertNewObject(forEntityName:into:)`.
     @exclusivity(unchecked) var lastInsertedEntity: (entity: EntityDescription, type: ManagedObject.Type)?
-    /// The last class resolved, since fetched rows come in runs of one entity.
-    @exclusivity(unchecked) var lastResolvedClass: (entity: EntityDescription, type: ManagedObject.Type)?
 
     /// Creates a context; set `persistentStoreCoordinator` before using it.
     public init(concurrencyType: ConcurrencyType) {
@@ -141,13 +139,5 @@ public final class ManagedObjectContext: @unchecked Sendable {
             preconditionFailure("ManagedObjectContext: set persistentStoreCoordinator before fetching or saving.")
         }
         return persistentStoreCoordinator
-    }
-
-    /// The class that represents `entity`'s objects.
-    func objectClass(for entity: EntityDescription) -> ManagedObject.Type {
-        if let known = classCache[ObjectIdentifier(entity)] { return known }
-        let resolved = ManagedObjectClasses.resolve(entity)
-        classCache[ObjectIdentifier(entity)] = resolved
-        return resolved
     }
 }

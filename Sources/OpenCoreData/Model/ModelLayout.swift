@@ -8,6 +8,8 @@ package final class ModelLayout: @unchecked Sendable {
     // @unchecked Sendable: built once in `init` and never mutated.
     package let entitiesByNumber: [Int: EntityDescription]
     package let entitiesByName: [String: EntityDescription]
+    /// The `ManagedObject` classes bound to the entities, resolved once each.
+    let classBindings = ClassBindings()
 
     init(model: ManagedObjectModel) throws {
         var byNumber: [Int: EntityDescription] = [:]

@@ -14,6 +14,11 @@ import Synchronization
 /// ```
 public enum ManagedObjectClasses {
     private static let classes = Mutex<[String: ManagedObject.Type]>([:])
+    private static let registrations = Atomic<UInt64>(0)
+
+    /// Advances with every registration, so that caches of resolved classes
+    /// (`ClassBindings`, a context's class cache) know when to start over.
+    static var generation: UInt64 { registrations.load(ordering: .acquiring) }
 
     /// Registers `type` under its Swift name (and its module-qualified name), or under
     /// `entityName` when given.
@@ -23,6 +28,7 @@ public enum ManagedObjectClasses {
             table[String(describing: type)] = type
             table[String(reflecting: type)] = type
         }
+        registrations.add(1, ordering: .releasing)
     }
 
     /// The class for `entity`'s objects.

@@ -51,8 +51,8 @@ public final class FetchRequest<ResultType: FetchRequestResult> {
     public var returnsObjectsAsFaults = true
     /// Whether row values are read at all; without them objects fault from the store.
     public var includesPropertyValues = true
-    /// How many objects a batch-faulting result loads at a time; 0 (the default) loads
-    /// all at once. `ManagedObjectContext.fetchBatched(_:)` honours it; `fetch(_:)`
+    /// How many objects a key-holding result loads at a time; 0 (the default) materialises
+    /// each read object on its own. `ManagedObjectContext.fetchResults(_:)` honours it; `fetch(_:)`
     /// returns a Swift array, which cannot be lazy, so it still loads every object (in
     /// one query, as without a batch size).
     public var fetchBatchSize = 0

@@ -196,8 +196,8 @@ struct StoreFetch {
 
     /// The entity whose objects are instances of `type` (a registered subclass).
     static func entity(boundTo type: Any.Type, in model: ManagedObjectModel) -> EntityDescription? {
-        guard let objectType = type as? ManagedObject.Type, objectType != ManagedObject.self else { return nil }
-        return model.entities.first { ManagedObjectClasses.resolve($0) == objectType }
+        guard let objectType = type as? ManagedObject.Type else { return nil }
+        return model.layout.classBindings.entity(boundTo: objectType, among: model.entities)
     }
 
     /// Verifies that `keyPath` names properties: through to-one relationships only for a

@@ -67,7 +67,7 @@ import Testing
             request.fetchBatchSize = 3
             request.relationshipKeyPathsForPrefetching = ["department"]
             let start = stack.coordinator.executedStatementCount
-            let people = try stack.context.fetchBatched(request)
+            let people = try stack.context.fetchResults(request)
             let walked = people.map { person in
                 "\(person.entity.name) \(person.value(forKey: "name") as! String) \((person.value(forKey: "department") as? ManagedObject)?.value(forKey: "name") as? String ?? "-")"
             }

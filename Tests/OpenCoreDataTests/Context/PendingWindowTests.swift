@@ -43,7 +43,7 @@ import Testing
                     let label = "round \(round): \(request.predicate?.predicateFormat ?? "all") by \(request.sortDescriptors ?? []) offset \(request.fetchOffset) limit \(request.fetchLimit)"
                     #expect(try stack.context.fetch(request).map(\.objectID) == expected, "\(label)")
                     #expect(try stack.context.count(for: request) == expected.count, "\(label)")
-                    #expect(try stack.context.fetchBatched(request).map(\.objectID) == expected, "\(label)")
+                    #expect(try stack.context.fetchResults(request).map(\.objectID) == expected, "\(label)")
                     let ids = FetchRequest<ManagedObjectID>(entityName: "Sample")
                     ids.resultType = .managedObjectIDResultType
                     (ids.predicate, ids.sortDescriptors, ids.fetchOffset, ids.fetchLimit) = (request.predicate, request.sortDescriptors, request.fetchOffset, request.fetchLimit)

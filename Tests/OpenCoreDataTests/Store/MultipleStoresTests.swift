@@ -151,14 +151,14 @@ private final class TwoStores {
         let request: FetchRequest<ManagedObject> = stores.request("Event", sortedBy: "rank", offset: 1)
         request.fetchBatchSize = 2
         let context = stores.newContext()
-        let batched = try context.fetchBatched(request)
+        let batched = try context.fetchResults(request)
         #expect(batched.map { $0.value(forKey: "rank") as? Int64 } == [2, 3, 4, 5, 6])
         #expect(context.lastFaultError == nil)
 
         // With unsaved changes, pending objects are merged in too.
         let pending = stores.insert("Event", ["title": "e0", "rank": Int64(0)], into: context)
         try context.assign(pending, to: stores.logs)
-        let withPending = try context.fetchBatched(stores.request("Event", sortedBy: "rank") as FetchRequest<ManagedObject>)
+        let withPending = try context.fetchResults(stores.request("Event", sortedBy: "rank") as FetchRequest<ManagedObject>)
         #expect(withPending.map { $0.value(forKey: "rank") as? Int64 } == [0, 1, 2, 3, 4, 5, 6])
     }
 

@@ -9,7 +9,7 @@ struct GRDBRecordEngine: BenchEngine {
     }
 
     func run(_ workload: Workload, path: String, rows: Int) throws -> RunOutcome {
-        if workload == .w6 {
+        if workload == .w6 || workload == .w6r {
             let ((queue, checksum), seconds) = try Stopwatch.time { try openAndTouch(path: path) }
             return RunOutcome(seconds: seconds, checksum: checksum, pragmas: GRDBSupport.pragmaReport(queue))
         }
@@ -96,7 +96,7 @@ struct GRDBRecordEngine: BenchEngine {
                     return Int64(records.count)
                 }
             }
-        case .w6, .w7, .w9:
+        case .w6, .w6r, .w7, .w9:
             throw UnsupportedWorkload(workload: workload, engine: .grdbRecord)
         }
     }

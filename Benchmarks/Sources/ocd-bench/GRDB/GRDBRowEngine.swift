@@ -9,7 +9,7 @@ struct GRDBRowEngine: BenchEngine {
     }
 
     func run(_ workload: Workload, path: String, rows: Int) throws -> RunOutcome {
-        if workload == .w6 {
+        if workload == .w6 || workload == .w6r {
             let ((queue, checksum), seconds) = try Stopwatch.time { try openAndTouch(path: path) }
             return RunOutcome(seconds: seconds, checksum: checksum, pragmas: GRDBSupport.pragmaReport(queue))
         }
@@ -95,7 +95,7 @@ struct GRDBRowEngine: BenchEngine {
             }
         case .w12:
             return try GRDBSupport.timed(queue) { try Self.deleteByKey(queue, selecting: Schema.selectAllKeys) }
-        case .w6, .w7:
+        case .w6, .w6r, .w7:
             throw UnsupportedWorkload(workload: workload, engine: .grdbRow)
         }
     }

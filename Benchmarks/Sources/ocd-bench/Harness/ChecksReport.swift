@@ -49,7 +49,7 @@ struct ChecksReport {
     private func expectedRowCount(_ workload: Workload) -> Int64 {
         let rows = Int64(options.rows)
         switch workload {
-        case .w1, .w2, .w3, .w4, .w6, .w8: return rows
+        case .w1, .w2, .w3, .w4, .w6, .w6r, .w8: return rows
         case .w5: return rows - (rows + 9) / 10
         case .w7: return Int64(ItemTree.totalCount - ItemTree.subtreeSize)
         case .w9: return Int64(ItemTree.totalCount)

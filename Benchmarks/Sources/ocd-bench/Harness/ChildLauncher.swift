@@ -34,16 +34,31 @@ enum ChildLauncher {
     /// Prepares a fresh database in a new temporary directory, times the workload in a
     /// second process, removes the directory and returns the measuring child's report.
     static func measure(engine: EngineKind, workload: Workload, rows: Int) throws -> ChildReport {
+        let output = try prepareAndRun(.run, engine: engine, workload: workload, rows: rows)
+        guard let report = ChildReport.parse(output: output) else {
+            throw Failure(description: "child run \(engine.rawValue) \(workload.rawValue) printed no report")
+        }
+        return report
+    }
+
+    /// Prepares W2's fixture (N `Flat` rows) and measures heap bytes per object on it.
+    static func measureBytes(rows: Int) throws -> BytesReport {
+        let output = try prepareAndRun(.bytes, engine: .ocdKVC, workload: .w2, rows: rows)
+        guard let report = BytesReport.parse(output: output) else {
+            throw Failure(description: "child bytes printed no report")
+        }
+        return report
+    }
+
+    /// Runs a `prepare` child, then a `phase` child, on a fresh database in a new
+    /// temporary directory (removed afterwards); returns the second child's output.
+    private static func prepareAndRun(_ phase: ChildCommand.Phase, engine: EngineKind, workload: Workload, rows: Int) throws -> String {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("ocd-bench-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("bench.sqlite").path
         _ = try run(ChildCommand(phase: .prepare, engine: engine, workload: workload, path: path, rows: rows))
-        let output = try run(ChildCommand(phase: .run, engine: engine, workload: workload, path: path, rows: rows))
-        guard let report = ChildReport.parse(output: output) else {
-            throw Failure(description: "child run \(engine.rawValue) \(workload.rawValue) printed no report")
-        }
-        return report
+        return try run(ChildCommand(phase: phase, engine: engine, workload: workload, path: path, rows: rows))
     }
 }

@@ -22,6 +22,8 @@ enum ChildMain {
                     inspection: try StoreInspector.inspect(path: command.path, workload: command.workload)
                 )
                 print(try report.line())
+            case .bytes:
+                print(try BytesReport.measure(path: command.path, rows: command.rows).line())
             }
             return 0
         } catch {

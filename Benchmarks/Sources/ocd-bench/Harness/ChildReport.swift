@@ -31,11 +31,12 @@ struct ChildReport: Codable, Sendable {
     }
 }
 
-/// The hidden command line of a child: `--child prepare|run ENGINE WORKLOAD PATH ROWS`.
+/// The hidden command line of a child: `--child prepare|run|bytes ENGINE WORKLOAD PATH ROWS`.
 struct ChildCommand: Sendable {
     static let flag = "--child"
 
-    enum Phase: String, Sendable { case prepare, run }
+    /// `bytes` measures `BytesReport` on a prepared fixture instead of timing a workload.
+    enum Phase: String, Sendable { case prepare, run, bytes }
 
     var phase: Phase
     var engine: EngineKind

@@ -3,7 +3,10 @@ enum EngineKind: String, CaseIterable, Sendable {
     case raw
     case grdbRecord = "grdb-record"
     case grdbRow = "grdb-row"
-    case ocd
+    /// OpenCoreData through typed `@Managed` subclasses, as the README teaches.
+    case ocdTyped = "ocd-typed"
+    /// OpenCoreData through `value(forKey:)` / `setValue(_:forKey:)`.
+    case ocdKVC = "ocd-kvc"
 
     /// The engine's implementation.
     func makeEngine() -> any BenchEngine {
@@ -11,7 +14,11 @@ enum EngineKind: String, CaseIterable, Sendable {
         case .raw: return RawEngine()
         case .grdbRecord: return GRDBRecordEngine()
         case .grdbRow: return GRDBRowEngine()
-        case .ocd: return OCDEngine()
+        case .ocdTyped: return OCDEngine<OCDTypedFlat>()
+        case .ocdKVC: return OCDEngine<OCDKVCFlat>()
         }
     }
+
+    /// The OpenCoreData engines, typed first: targets are judged on the first that ran.
+    static let openCoreData: [EngineKind] = [.ocdTyped, .ocdKVC]
 }

@@ -11,7 +11,7 @@ enum OpenCost {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("w1.sqlite")
-        try OCDEngine().prepare(.w2, path: url.path, rows: rows)
+        try OCDEngine<OCDKVCFlat>().prepare(.w2, path: url.path, rows: rows)
         try StoreInspector.checkpoint(path: url.path)
         let bytes = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
         var seconds: [Bool: [Double]] = [false: [], true: []]

@@ -8,14 +8,17 @@ struct Options {
     var engines = EngineKind.allCases
     /// Measure opening the W1 store with and without `verifiesOnOpen` instead of the workloads.
     var openCost = false
+    /// Measure heap bytes per object after the workloads (`BytesReport`).
+    var measuresBytes = true
 
     static let usage = """
-        usage: ocd-bench [--passes N] [--rows N] [--only W1,W2,...] [--engines raw,grdb-record,grdb-row,ocd]
+        usage: ocd-bench [--passes N] [--rows N] [--only W1,W2,...] [--engines raw,grdb-record,grdb-row,ocd-typed,ocd-kvc] [--no-bytes]
                ocd-bench --open-cost [--passes N] [--rows N]
           --passes N   timed runs per (engine, workload), median reported (default 5)
           --rows N     rows of the Flat table (default 100000)
           --only LIST  workloads to run (default all: \(Workload.allCases.map(\.rawValue).joined(separator: ",")))
           --engines L  engines to run (default all: \(EngineKind.allCases.map(\.rawValue).joined(separator: ",")))
+          --no-bytes   skip the heap-bytes-per-object measurement
           --open-cost  time opening the W1 store with and without PersistentStoreOption.verifiesOnOpen
         """
 
@@ -43,6 +46,8 @@ struct Options {
                 workloads = try Self.list(try value(for: flag)) { Workload(rawValue: $0.uppercased()) }
             case "--engines":
                 engines = try Self.list(try value(for: flag)) { EngineKind(rawValue: $0.lowercased()) }
+            case "--no-bytes":
+                measuresBytes = false
             case "--open-cost":
                 openCost = true
             case "--help", "-h":

@@ -39,6 +39,16 @@ enum ParentMain {
         print(SpreadTable(options: options, results: results).render())
         print("")
         print(ChecksReport(options: options, results: results).render())
+        if options.measuresBytes {
+            do {
+                let bytes = try ChildLauncher.measureBytes(rows: options.rows)
+                log("bytes per object measured")
+                print("")
+                print(bytes.render())
+            } catch {
+                log("bytes per object: FAILED \(error)")
+            }
+        }
         return 0
     }
 

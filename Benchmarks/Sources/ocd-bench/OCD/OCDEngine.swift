@@ -1,9 +1,15 @@
 import Foundation
 import OpenCoreData
 
-/// OpenCoreData used as a Core Data app would: managed objects, key-value coding,
-/// fetch requests with predicates and sort descriptors, one save per workload.
-struct OCDEngine: BenchEngine {
+/// OpenCoreData used as a Core Data app would: managed objects, fetch requests with
+/// predicates and sort descriptors, one save per workload. `Access` decides how values
+/// move in and out of objects: key-value coding (`ocd-kvc`) or typed `@Managed`
+/// properties (`ocd-typed`). W7, W9 and W11 use no `Flat` accessors and run as `ocd-kvc`.
+struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
+    init() {
+        Access.setUp()
+    }
+
     func prepare(_ workload: Workload, path: String, rows: Int) throws {
         if workload.usesItemTree {
             let stack = try OCDStack(model: OCDModels.item(), path: path)
@@ -20,7 +26,7 @@ struct OCDEngine: BenchEngine {
         let chunk = 100_000
         try stack.context.performAndWait {
             for start in stride(from: 0, to: values.count, by: chunk) {
-                OCDFlatObjects.insert(Array(values[start..<min(start + chunk, values.count)]), into: stack.context)
+                Access.insert(Array(values[start..<min(start + chunk, values.count)]), into: stack.context)
                 try stack.context.save()
                 stack.context.reset()
             }
@@ -32,35 +38,35 @@ struct OCDEngine: BenchEngine {
         case .w1:
             let values = FlatDataset.rows(count: rows)
             return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
-                OCDFlatObjects.insert(values, into: context)
+                Access.insert(values, into: context)
                 try context.save()
                 return Int64(values.count)
             }
         case .w2:
             return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
-                let objects = try context.fetch(OCDFlatObjects.request(asFaults: false))
-                let values = objects.map(OCDFlatObjects.values(of:))
+                let objects = try context.fetch(Access.request(asFaults: false))
+                let values = objects.map(Access.values(of:))
                 return values.reduce(0) { $0 &+ $1.checksum }
             }
         case .w3:
             return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
-                let request = OCDFlatObjects.request(asFaults: false)
+                let request = Access.request(asFaults: false)
                 request.predicate = try CDPredicate(format: "a1 > %@", Schema.w3Threshold)
                 request.sortDescriptors = [CDSortDescriptor(key: "a5", ascending: true)]
                 request.fetchLimit = Schema.w3Limit
                 let objects = try context.fetch(request)
-                return Checksums.ordered(objects.map(OCDFlatObjects.values(of:)))
+                return Checksums.ordered(objects.map(Access.values(of:)))
             }
         case .w4:
             let updates = FlatDataset.updates(count: rows)
             return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
-                let request = OCDFlatObjects.request(asFaults: false)
+                let request = Access.request(asFaults: false)
                 request.predicate = try CDPredicate(format: "a6 == %@", true)
                 var checksum: Int64 = 0
                 for object in try context.fetch(request) {
-                    guard let a0 = object.value(forKey: "a0") as? Int64 else { continue }
-                    object.setValue(updates.a2[Int(a0)], forKey: "a2")
-                    object.setValue(updates.a4[Int(a0)], forKey: "a4")
+                    let a0 = Access.a0(of: object)
+                    guard updates.a2.indices.contains(Int(a0)) else { continue }
+                    Access.change(object, a2: updates.a2[Int(a0)], a4: updates.a4[Int(a0)])
                     checksum &+= a0
                 }
                 try context.save()
@@ -68,7 +74,7 @@ struct OCDEngine: BenchEngine {
             }
         case .w5:
             return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
-                let request = OCDFlatObjects.request(asFaults: true)
+                let request = Access.request(asFaults: true)
                 request.predicate = try CDPredicate(format: "a6 == %@", true)
                 let objects = try context.fetch(request)
                 for object in objects { context.delete(object) }
@@ -76,24 +82,16 @@ struct OCDEngine: BenchEngine {
                 return Int64(objects.count)
             }
         case .w6:
-            let model = OCDModels.flat()
-            let ((stack, checksum), seconds) = try Stopwatch.time { () throws -> (OCDStack, Int64) in
-                let stack = try OCDStack(model: model, path: path)
-                let checksum = try stack.context.performAndWait {
-                    // Pure faults, as Core Data fetches them: object IDs only, values on first touch.
-                    let request = OCDFlatObjects.request(asFaults: true)
-                    request.includesPropertyValues = false
-                    let objects = try stack.context.fetch(request)
-                    var touched: [String] = []
-                    for index in stride(from: 0, to: objects.count, by: 100) {
-                        touched.append(objects[index].value(forKey: "a4") as? String ?? "")
-                    }
-                    return Checksums.touched(keyCount: objects.count, values: touched)
-                }
-                return (stack, checksum)
+            // Pure faults, as Core Data fetches them: object IDs only, values on first touch.
+            return try Self.openAndTouch(path: path) { context, request in
+                request.includesPropertyValues = false
+                return try Self.touch(context.fetch(request))
             }
-            withExtendedLifetime(stack) {}
-            return RunOutcome(seconds: seconds, checksum: checksum)
+        case .w6r:
+            // The key-holding collection: keys only, an object only for each element read.
+            return try Self.openAndTouch(path: path) { context, request in
+                try Self.touch(context.fetchResults(request))
+            }
         case .w7:
             return try Self.timed(OCDStack(model: OCDModels.item(), path: path)) { context in
                 let request = FetchRequest<ManagedObject>(entityName: OCDItemTree.entityName)
@@ -104,11 +102,11 @@ struct OCDEngine: BenchEngine {
             }
         case .w8:
             return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
-                let request = OCDFlatObjects.request(asFaults: false)
+                let request = Access.request(asFaults: false)
                 request.predicate = try CDPredicate(format: "a4 CONTAINS[c] %@ OR a9 CONTAINS[c] %@", Schema.w8Needle, Schema.w8Needle)
                 request.sortDescriptors = [CDSortDescriptor(key: "a5", ascending: true)]
                 request.fetchLimit = 50
-                return Checksums.ordered(try context.fetch(request).map(OCDFlatObjects.values(of:)))
+                return Checksums.ordered(try context.fetch(request).map(Access.values(of:)))
             }
         case .w9:
             return try Self.timed(OCDStack(model: OCDModels.item(), path: path)) { context in
@@ -121,24 +119,24 @@ struct OCDEngine: BenchEngine {
             }
         case .w10:
             return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
-                let request = OCDFlatObjects.request(asFaults: true)
+                let request = Access.request(asFaults: true)
                 request.fetchBatchSize = Schema.w10BatchSize
                 var sum: Int64 = 0
-                for object in try context.fetchBatched(request) {
-                    Checksums.stringSum(object.value(forKey: "a4") as? String ?? "", into: &sum)
+                for object in try context.fetchResults(request) {
+                    Checksums.stringSum(Access.a4(of: object), into: &sum)
                 }
                 return sum
             }
         case .w11:
             return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
-                let request = BatchDeleteRequest(fetchRequest: OCDFlatObjects.request(asFaults: true))
+                let request = BatchDeleteRequest(fetchRequest: Access.request(asFaults: true))
                 request.resultType = .resultTypeCount
                 let result = try context.execute(request) as? BatchDeleteResult
                 return Int64(result?.result as? Int ?? -1)
             }
         case .w12:
             return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
-                let request = OCDFlatObjects.request(asFaults: true)
+                let request = Access.request(asFaults: true)
                 request.includesPropertyValues = false
                 let objects = try context.fetch(request)
                 for object in objects { context.delete(object) }
@@ -146,6 +144,27 @@ struct OCDEngine: BenchEngine {
                 return Int64(objects.count)
             }
         }
+    }
+
+    /// W6: opens the store (timed), then runs `body` with a request for faults.
+    private static func openAndTouch(path: String, _ body: @escaping (ManagedObjectContext, FetchRequest<Access.Object>) throws -> Int64) throws -> RunOutcome {
+        let model = OCDModels.flat()
+        let ((stack, checksum), seconds) = try Stopwatch.time { () throws -> (OCDStack, Int64) in
+            let stack = try OCDStack(model: model, path: path)
+            let checksum = try stack.context.performAndWait { try body(stack.context, Access.request(asFaults: true)) }
+            return (stack, checksum)
+        }
+        withExtendedLifetime(stack) {}
+        return RunOutcome(seconds: seconds, checksum: checksum)
+    }
+
+    /// W6's touch: `a4` of every 100th object.
+    private static func touch<C: RandomAccessCollection>(_ objects: C) -> Int64 where C.Element == Access.Object, C.Index == Int {
+        var touched: [String] = []
+        for index in stride(from: 0, to: objects.count, by: 100) {
+            touched.append(Access.a4(of: objects[index]))
+        }
+        return Checksums.touched(keyCount: objects.count, values: touched)
     }
 
     /// Times `body` on the stack's context queue (the stack is opened before, untimed).

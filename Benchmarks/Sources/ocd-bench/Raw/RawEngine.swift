@@ -6,7 +6,7 @@ struct RawEngine: BenchEngine {
     }
 
     func run(_ workload: Workload, path: String, rows: Int) throws -> RunOutcome {
-        if workload == .w6 {
+        if workload == .w6 || workload == .w6r {
             let (result, seconds) = try Stopwatch.time { try openAndTouch(path: path) }
             return RunOutcome(seconds: seconds, checksum: result.checksum, pragmas: result.db.pragmaReport())
         }
@@ -29,7 +29,7 @@ struct RawEngine: BenchEngine {
         case .w10: body = { try walk(db) }
         case .w11: body = { try deleteAll(db) }
         case .w12: body = { try deleteEach(db) }
-        case .w6: fatalError("handled above")
+        case .w6, .w6r: fatalError("handled above")
         }
         let (checksum, seconds) = try Stopwatch.time(body)
         return RunOutcome(seconds: seconds, checksum: checksum, pragmas: db.pragmaReport())

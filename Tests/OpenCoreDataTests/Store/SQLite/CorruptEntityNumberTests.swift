@@ -16,7 +16,7 @@ import Testing
             ids.resultType = .managedObjectIDResultType
             let cases: [(String, () throws -> Void)] = [
                 ("fetch", { _ = try stack.context.fetch(objects) }),
-                ("fetchBatched", { _ = try stack.context.fetchBatched(batched) }),
+                ("fetchResults", { _ = try stack.context.fetchResults(batched) }),
                 ("object IDs", { _ = try stack.context.fetch(ids) }),
                 ("batch delete", {
                     let delete = BatchDeleteRequest(fetchRequest: try stack.request("key BEGINSWITH 'k'"))

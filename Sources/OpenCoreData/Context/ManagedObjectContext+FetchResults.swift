@@ -1,38 +1,44 @@
 import Foundation
 
 extension ManagedObjectContext {
-    // MARK: - Batch faulting
+    // MARK: - Key-holding results
 
-    /// The objects that match `request`, as a `BatchFaultingArray` that loads
-    /// `request.fetchBatchSize` objects at a time (all at once when it is 0).
+    /// The objects that match `request`, as a `FetchResults` collection that holds only
+    /// their keys and materialises an object when it is read — Core Data's
+    /// batch-faulting array, which `fetch` returns there when `fetchBatchSize` is set.
     ///
-    /// One query records the identities of every match, in order (honouring the
-    /// predicate, sort descriptors, `fetchLimit` and `fetchOffset`); each batch is then
-    /// loaded with one more query when first read, prefetching
-    /// `relationshipKeyPathsForPrefetching` for it.
+    /// One query records the keys of every match, in order (honouring the predicate,
+    /// sort descriptors, `fetchLimit` and `fetchOffset`) without reading their values.
+    /// Reading an element then materialises it alone (`fetchBatchSize` 0: a fault, or a
+    /// loaded object when `returnsObjectsAsFaults` is false) or loads its whole batch
+    /// with one more query, prefetching `relationshipKeyPathsForPrefetching` for it.
+    ///
+    /// Reading only the keys makes "fetch many, read a few" cost a key per result and a
+    /// query per object read; set `fetchBatchSize` to read most of them.
     ///
     /// With `includesPendingChanges` and unsaved changes to the fetched entities, the
     /// whole request is evaluated with those changes now, as `fetch(_:)` does, and the
-    /// resulting order is kept the same way (inserted objects are held by the array).
+    /// resulting order is kept the same way (inserted objects are held by the collection).
+    ///
+    /// ```swift
+    /// let request = FetchRequest<Item>()
+    /// request.sortDescriptors = [CDSortDescriptor(key: "order", ascending: true)]
+    /// let items = try context.fetchResults(request)    // keys only
+    /// print(items.count, items[items.count / 2].title)  // one object materialised
+    /// ```
     ///
     /// - Throws: `.invalidFetchRequest` for a result type other than managed objects, or
     ///   when objects of the fetched entities are not instances of `T`; as `fetch(_:)`.
-    public func fetchBatched<T: ManagedObject>(_ request: FetchRequest<T>) throws -> BatchFaultingArray<T> {
+    public func fetchResults<T: ManagedObject>(_ request: FetchRequest<T>) throws -> FetchResults<T> {
         let query = try StoreFetch(request, model: coordinator.managedObjectModel)
         guard request.resultType == .managedObjectResultType else {
-            throw CoreDataError(.invalidFetchRequest, "fetchBatched(_:) returns managed objects; set resultType to .managedObjectResultType.")
+            throw CoreDataError(.invalidFetchRequest, "fetchResults(_:) returns managed objects; set resultType to .managedObjectResultType.")
         }
-        for number in query.entityNumbers {
-            guard let entity = coordinator.managedObjectModel.layout.entitiesByNumber[number], !entity.isAbstract else { continue }
-            guard objectClass(for: entity) is T.Type else {
-                throw CoreDataError(.invalidFetchRequest, "A fetch of \(query.entity.name) returns \(entity.name) objects, which are not \(T.self). Register the subclass with ManagedObjectClasses.register(_:) or fetch ManagedObject.")
-            }
-        }
+        let resultClass = try ResultClass<T>(query, context: self)
         processPendingChanges()
-        let batchSize = request.fetchBatchSize > 0 ? request.fetchBatchSize : Int.max
         guard request.includesPendingChanges && PendingFetch(query, in: self) != nil else {
-            return BatchFaultingArray(context: self, keys: try coordinator.fetchKeys(query), batchSize: batchSize,
-                                      prefetchPaths: query.prefetchPaths, firesFaults: !request.returnsObjectsAsFaults)
+            return FetchResults(context: self, keys: try coordinator.fetchKeys(query), resultClass: resultClass, batchSize: request.fetchBatchSize,
+                                prefetchPaths: query.prefetchPaths, firesFaults: !request.returnsObjectsAsFaults)
         }
         let merged = try fetchObjects(query, request: request)
         var keys = StoredKeys(token: try coordinator.storeToken(for: query))
@@ -45,8 +51,8 @@ extension ManagedObjectContext {
                 keys.append(primaryKey: -Int64(inserted.count), entityNumber: Int32(object.entity.slots.number), store: nil)
             }
         }
-        return BatchFaultingArray(context: self, keys: keys, inserted: inserted, batchSize: batchSize,
-                                  prefetchPaths: query.prefetchPaths, firesFaults: !request.returnsObjectsAsFaults)
+        return FetchResults(context: self, keys: keys, inserted: inserted, resultClass: resultClass, batchSize: request.fetchBatchSize,
+                            prefetchPaths: query.prefetchPaths, firesFaults: !request.returnsObjectsAsFaults)
     }
 
     /// The objects with `ids`, in order: registered ones as they are, the others (and

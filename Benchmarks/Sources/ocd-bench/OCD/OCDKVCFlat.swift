@@ -1,11 +1,13 @@
 import Foundation
 import OpenCoreData
 
-/// Moving `Flat` values in and out of managed objects through key-value coding.
-enum OCDFlatObjects {
+/// Moving `Flat` values in and out of plain `ManagedObject`s through key-value coding,
+/// as a Core Data app without generated classes does.
+enum OCDKVCFlat: OCDFlatAccess {
     static let entityName = "Flat"
 
-    /// Inserts one object per row (not saved).
+    static func setUp() {}
+
     static func insert(_ rows: [FlatValues], into context: ManagedObjectContext) {
         for row in rows {
             let object = EntityDescription.insertNewObject(forEntityName: entityName, into: context)
@@ -22,8 +24,7 @@ enum OCDFlatObjects {
         }
     }
 
-    /// Reads all ten attributes with `value(forKey:)`; a value of an unexpected type
-    /// reads as a sentinel, so the checksum check reports it.
+    /// A value of an unexpected type reads as a sentinel, so the checksum check reports it.
     static func values(of object: ManagedObject) -> FlatValues {
         FlatValues(
             a0: object.value(forKey: "a0") as? Int64 ?? -1,
@@ -39,7 +40,14 @@ enum OCDFlatObjects {
         )
     }
 
-    /// A fetch request for `Flat` objects.
+    static func a0(of object: ManagedObject) -> Int64 { object.value(forKey: "a0") as? Int64 ?? -1 }
+    static func a4(of object: ManagedObject) -> String { object.value(forKey: "a4") as? String ?? "" }
+
+    static func change(_ object: ManagedObject, a2: Double, a4: String) {
+        object.setValue(a2, forKey: "a2")
+        object.setValue(a4, forKey: "a4")
+    }
+
     static func request(asFaults: Bool) -> FetchRequest<ManagedObject> {
         let request = FetchRequest<ManagedObject>(entityName: entityName)
         request.returnsObjectsAsFaults = asFaults
