@@ -94,7 +94,7 @@ extension ManagedObjectContext {
 
     private func row(for object: ManagedObject, allSlots: Bool) -> SaveRequest.Row {
         let slots = object.entity.slots
-        let stored = allSlots ? slots.storedSlots : object.changedSlots.filter { slots.isStored[$0] }
+        let stored = allSlots ? slots.storedSlotSet : object.changedSlots.intersection(slots.storedSlotSet)
         return SaveRequest.Row(id: object.objectID, values: object.values, changedSlots: stored, version: object.committed?.version ?? 0)
     }
 

@@ -65,6 +65,8 @@ package final class EntitySlots: @unchecked Sendable {
     package let isStored: [Bool]
     /// The stored slots, in order.
     package let storedSlots: [Int]
+    /// The stored slots as a set, to filter changed slots with one mask.
+    let storedSlotSet: SlotSet
     /// The slots whose values are never stored (transient attributes, to-many).
     package let unstoredSlots: [Int]
 
@@ -128,6 +130,7 @@ package final class EntitySlots: @unchecked Sendable {
         }
         self.isStored = isStored
         storedSlots = isStored.indices.filter { isStored[$0] }
+        storedSlotSet = SlotSet(storedSlots)
         unstoredSlots = isStored.indices.filter { !isStored[$0] }
     }
 }

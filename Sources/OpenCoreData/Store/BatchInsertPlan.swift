@@ -46,6 +46,6 @@ enum BatchInsertPlan {
             guard let attribute = slots.attributes[slot], !attribute.isOptional, !attribute.isTransient, values[slot].isNull else { continue }
             throw CoreDataError(.validationMissingMandatoryProperty, "A batch insert of \(entity.name) leaves the required attribute '\(attribute.name)' without a value.", key: attribute.name)
         }
-        return SaveRequest.Row(id: .makeTemporary(for: entity), values: values, changedSlots: [], version: 0)
+        return SaveRequest.Row(id: .makeTemporary(for: entity), values: values, changedSlots: SlotSet(), version: 0)
     }
 }

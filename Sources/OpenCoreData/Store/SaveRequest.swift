@@ -7,7 +7,7 @@ struct SaveRequest {
     struct Row {
         let id: ManagedObjectID
         let values: SlotValues
-        let changedSlots: [Int]
+        let changedSlots: SlotSet
         let version: Int64
     }
 

@@ -77,7 +77,7 @@ extension SQLiteStore {
     private func update(_ row: SaveRequest.Row, map: PermanentIDs, conflicts: inout [StoreVersionConflict]) throws {
         let entity = row.id.entity
         let mapping = schema.mapping(for: entity)
-        let slots = row.changedSlots.filter { mapping.valueColumn[$0] != nil }.sorted()
+        let slots = row.changedSlots
         let statement = try updateStatement(for: entity, slots: slots, mapping: mapping)
         var index: Int32 = 1
         for slot in slots {
@@ -108,7 +108,7 @@ extension SQLiteStore {
             }
             guard !names.isEmpty else { continue }
             let mapping = schema.mapping(for: entity)
-            let columns = row.changedSlots.sorted().compactMap { slot -> String? in
+            let columns = row.changedSlots.compactMap { slot -> String? in
                 guard names.contains(entity.slots.properties[slot].name), let column = mapping.valueColumn[slot] else { return nil }
                 return mapping.table.columns[column].name
             }
@@ -128,7 +128,7 @@ extension SQLiteStore {
     }
 
     /// The UPDATE of `slots` for `entity`'s rows, prepared once per set of columns.
-    private func updateStatement(for entity: EntityDescription, slots: [Int], mapping: SQLiteSchema.EntityMapping) throws -> SQLiteStatement {
+    private func updateStatement(for entity: EntityDescription, slots: SlotSet, mapping: SQLiteSchema.EntityMapping) throws -> SQLiteStatement {
         let key = UpdateKey(entity: ObjectIdentifier(entity), slots: slots)
         if let known = updateStatements[key] { return known }
         var assignments = ["Z_OPT = Z_OPT + 1"]
@@ -292,5 +292,5 @@ struct InsertPlan {
 /// Identifies a prepared UPDATE: the entity and the slots it writes.
 struct UpdateKey: Hashable {
     let entity: ObjectIdentifier
-    let slots: [Int]
+    let slots: SlotSet
 }
