@@ -59,7 +59,7 @@ extension SQLiteStore {
         let statement = try connection.cachedStatement(sql)
         statement.bind(query.parameters)
         defer { statement.reset() }
-        var keys = StoredKeys(token: token)
+        var keys = StoredKeys(store: storeNumber)
         var checkedEntityNumber: Int64?
         while try statement.step() {
             let entityNumber = statement.int64(1)
@@ -100,7 +100,7 @@ extension SQLiteStore {
     }
 
     func makeQuery(_ fetch: StoreFetch) throws -> SQLiteQuery {
-        var query = SQLiteQuery(schema: schema, entity: fetch.entity, entityNumbers: fetch.entityNumbers, storeIdentifier: identifier)
+        var query = SQLiteQuery(schema: schema, entity: fetch.entity, entityNumbers: fetch.entityNumbers, storeNumber: storeNumber)
         if let predicate = fetch.predicate {
             query.conditions.append(try query.compile(predicate))
         }
