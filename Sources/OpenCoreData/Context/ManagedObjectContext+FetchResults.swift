@@ -41,14 +41,14 @@ extension ManagedObjectContext {
                                 prefetchPaths: query.prefetchPaths, firesFaults: !request.returnsObjectsAsFaults)
         }
         let merged = try fetchObjects(query, request: request)
-        var keys = StoredKeys(token: try coordinator.storeToken(for: query))
+        var keys = StoredKeys(store: try coordinator.storeNumber(for: query))
         var inserted: [ManagedObject] = []
         for object in merged {
             if let key = object.objectID.primaryKey {
-                keys.append(primaryKey: key, entityNumber: Int32(object.entity.slots.number), store: object.objectID.storeToken)
+                keys.append(primaryKey: key, entityNumber: Int32(object.entity.slots.number), store: object.objectID.store)
             } else {
                 inserted.append(object)
-                keys.append(primaryKey: -Int64(inserted.count), entityNumber: Int32(object.entity.slots.number), store: nil)
+                keys.append(primaryKey: -Int64(inserted.count), entityNumber: Int32(object.entity.slots.number), store: 0)
             }
         }
         return FetchResults(context: self, keys: keys, inserted: inserted, resultClass: resultClass, batchSize: request.fetchBatchSize,

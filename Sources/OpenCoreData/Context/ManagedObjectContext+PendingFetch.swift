@@ -146,12 +146,8 @@ struct PendingFetch {
     /// The order of objects equal under every sort descriptor: saved ones by primary key
     /// (as the store's `ORDER BY …, Z_PK`), then new ones in the order they were created.
     static func precedesInTie(_ left: ManagedObjectID, _ right: ManagedObjectID) -> Bool {
-        switch (left.reference, right.reference) {
-        case let (.permanent(a), .permanent(b)): return a < b
-        case (.permanent, .temporary): return true
-        case (.temporary, .permanent): return false
-        case let (.temporary(a), .temporary(b)): return a < b
-        }
+        if left.isTemporaryID != right.isTemporaryID { return !left.isTemporaryID }
+        return left.key < right.key
     }
 }
 

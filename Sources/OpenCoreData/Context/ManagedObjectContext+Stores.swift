@@ -21,7 +21,7 @@ extension ManagedObjectContext {
             throw CoreDataError(.storeOperationFailed, "\(store) does not hold entity '\(object.entity.name)': its configuration leaves it out.", objectID: object.objectID)
         }
         guard object.objectID.isTemporaryID else {
-            if object.objectID.storeIdentifier == store.identifier { return }
+            if object.objectID.store == store.backend.storeNumber { return }
             throw CoreDataError(.storeOperationFailed, "\(object.objectID) already has a permanent ID of another store; assign a new object before obtaining its permanent ID.", objectID: object.objectID)
         }
         adoptPermanentIDs(try coordinator.obtainPermanentIDs(for: [object.objectID], in: store), for: [object])
@@ -36,9 +36,10 @@ extension ManagedObjectContext {
         return coordinator.lock.withLock {
             // One store holding every entity: only saved objects of other stores are outsiders.
             let single = coordinator.stores.count == 1 && coordinator.stores[0].holdsAllEntities ? coordinator.stores[0] : nil
-            let singleToken = single?.backend.token
+            let singleNumber = single?.backend.storeNumber
+            let layout = coordinator.managedObjectModel.layout
             func store(of id: ManagedObjectID) -> PersistentStore? {
-                if let single, id.isTemporaryID || id.storeToken === singleToken { return single }
+                if let single, id.isTemporaryID || (id.store == singleNumber && layout.holds(id)) { return single }
                 return try? coordinator.store(for: id)
             }
             var errors: [CoreDataError] = []

@@ -46,8 +46,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     //
     // `@exclusivity(unchecked)`: only touched on the context's queue, never overlappingly.
 
-    /// Every registered object, unretained: objects unregister themselves in `deinit`.
-    @exclusivity(unchecked) var registry = ObjectRegistry()
+    /// The identity map: every registered object by ID, unretained (objects unregister
+    /// themselves in `deinit`). Keyed by the 16-byte ID itself, whose store number and
+    /// entity serial keep apart rows of several stores and models sharing a primary key.
+    @exclusivity(unchecked) var registry: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
     @exclusivity(unchecked) var inserted: Set<ManagedObject> = []
     /// Inserted objects in insertion order (may still list objects since deleted or
     /// rolled back: filter by `isPendingInsert`).

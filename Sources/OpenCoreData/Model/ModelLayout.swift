@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The frozen shape of a model: entity numbers (`Z_ENT`) and, per entity, the slot each
 /// property's value occupies in an object's storage. Computed once by `freeze()` so that
@@ -10,7 +9,13 @@ package final class ModelLayout: @unchecked Sendable {
     package let entitiesByName: [String: EntityDescription]
     /// The `ManagedObject` classes bound to the entities, resolved once each.
     let classBindings = ClassBindings()
+    /// The serials of this layout's entities (`EntitySlots.serial`), in entity-number
+    /// order: an object ID belongs to this model when its entity serial is one of them.
+    package let serials: Range<UInt32>
 
+    /// Builds the layout and registers its entities in `EntityRegistry`, which keeps them
+    /// and the layout (their slots reach it unowned) for the life of the process: object
+    /// IDs find their entity through it.
     init(model: ManagedObjectModel) throws {
         var byNumber: [Int: EntityDescription] = [:]
         let sorted = model.entities.sorted { $0.name < $1.name }
@@ -19,9 +24,17 @@ package final class ModelLayout: @unchecked Sendable {
         }
         entitiesByNumber = byNumber
         entitiesByName = model.entitiesByName
-        for (number, entity) in byNumber {
-            entity.frozenSlots = EntitySlots(entity: entity, number: number, layout: self)
+        serials = EntityRegistry.register(sorted)
+        _ = Unmanaged.passRetained(self)
+        for (offset, entity) in sorted.enumerated() {
+            entity.frozenSlots = EntitySlots(entity: entity, number: offset + 1, serial: serials.lowerBound + UInt32(offset), layout: self)
         }
+    }
+
+    /// Whether `id` names an object of this model (not of another model's entity).
+    @inline(__always)
+    package func holds(_ id: ManagedObjectID) -> Bool {
+        serials.contains(id.entitySerial)
     }
 }
 
@@ -31,7 +44,8 @@ package final class EntitySlots: @unchecked Sendable {
     /// The entity's number, stored in `Z_ENT` and `Z_PRIMARYKEY`.
     package let number: Int
     /// A number unique to this entity of this layout in the process (never 0, never
-    /// reused): identifies the (entity, layout) pair in caches without a reference.
+    /// reused): identifies the (entity, layout) pair in caches and object IDs without a
+    /// reference (`EntityRegistry` maps it back to the entity).
     package let serial: UInt32
     /// The model's layout, which owns the entity (not retained: it owns us through it).
     package unowned(unsafe) let layout: ModelLayout
@@ -78,12 +92,10 @@ package final class EntitySlots: @unchecked Sendable {
         return slotByName[key]
     }
 
-    private static let serials = Atomic<UInt32>(0)
-
-    init(entity: EntityDescription, number: Int, layout: ModelLayout) {
+    init(entity: EntityDescription, number: Int, serial: UInt32, layout: ModelLayout) {
         self.number = number
         self.layout = layout
-        serial = Self.serials.add(1, ordering: .relaxed).newValue
+        self.serial = serial
         properties = entity.allProperties
         var byName: [String: Int] = [:]
         var attributeSlots: [Int] = []

@@ -102,6 +102,13 @@ extension URL: ManagedPropertyValue { public static var probeValue: Self { URL(f
 
 // MARK: - Key paths to property names
 
+extension EntityDescription {
+    /// The entity of the throwaway objects that find a `@Managed` property's name: one for
+    /// the process, since every entity an object ID has named is kept for its life
+    /// (`EntityRegistry`).
+    static let keyPathProbe = EntityDescription(name: "KeyPathProbe")
+}
+
 extension ManagedObject {
     private static let keyPathNames = Mutex<[KeyPathKey: String]>([:])
 
@@ -115,7 +122,7 @@ extension ManagedObject {
     public static func propertyName<Root: ManagedObject, Value>(for keyPath: KeyPath<Root, Value>) -> String? {
         let key = KeyPathKey(keyPath: keyPath)
         if let known = keyPathNames.withLock({ $0[key] }) { return known }
-        let probe = Root(entity: EntityDescription(name: "KeyPathProbe"), insertInto: nil)
+        let probe = Root(entity: .keyPathProbe, insertInto: nil)
         _ = probe[keyPath: keyPath]
         guard case .string(let name)? = probe.values.first else { return nil }
         keyPathNames.withLock { $0[key] = name }

@@ -64,8 +64,10 @@ package enum ValueComparison {
             return withUnsafeBytes(of: left.uuid) { a in withUnsafeBytes(of: right.uuid) { b in compareBytes(a, b) } }
         case let (.url(left), .url(right)): return compareBytes(left.absoluteString.utf8, right.absoluteString.utf8)
         case let (.objectID(left), .objectID(right)):
-            guard left.entity === right.entity else { return nil }
-            return compare(left.reference, right.reference)
+            guard left.entitySerial == right.entitySerial else { return nil }
+            // Permanent IDs first, each kind by key.
+            guard left.isTemporaryID == right.isTemporaryID else { return left.isTemporaryID ? .orderedDescending : .orderedAscending }
+            return compare(left.key, right.key)
         default: return nil
         }
     }
@@ -74,15 +76,6 @@ package enum ValueComparison {
 
     package static func compare<T: Comparable>(_ lhs: T, _ rhs: T) -> ComparisonResult {
         lhs < rhs ? .orderedAscending : (rhs < lhs ? .orderedDescending : .orderedSame)
-    }
-
-    private static func compare(_ lhs: ManagedObjectID.Reference, _ rhs: ManagedObjectID.Reference) -> ComparisonResult {
-        switch (lhs, rhs) {
-        case let (.permanent(a), .permanent(b)): return compare(a, b)
-        case let (.temporary(a), .temporary(b)): return compare(a, b)
-        case (.permanent, .temporary): return .orderedAscending
-        case (.temporary, .permanent): return .orderedDescending
-        }
     }
 
     /// Lexicographic order of two byte sequences (`memcmp`, shorter first on a tie).

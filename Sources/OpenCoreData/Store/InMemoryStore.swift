@@ -4,8 +4,8 @@ import Foundation
 /// snapshots, primary keys, relationship storage and atomic saves.
 final class InMemoryStore: StoreBackend {
     let identifier = UUID().uuidString
-    /// The store's identity in the object IDs it hands out.
-    let token: StoreToken
+    /// The store's number in the object IDs it hands out.
+    let storeNumber: UInt32
     var metadata: [String: any Sendable] { ["NSStoreType": "InMemory", "NSStoreUUID": identifier] }
     let model: ManagedObjectModel
     private(set) var rows: [ManagedObjectID: RowSnapshot] = [:]
@@ -22,7 +22,7 @@ final class InMemoryStore: StoreBackend {
 
     init(model: ManagedObjectModel) {
         self.model = model
-        token = StoreToken(identifier: identifier, keeping: model.layout)
+        storeNumber = StoreNumbers.number(for: identifier)
     }
 
     func close() {}
@@ -73,7 +73,7 @@ final class InMemoryStore: StoreBackend {
 
     func fetchKeys(_ query: StoreFetch) throws -> StoredKeys {
         executedStatementCount += 1
-        var keys = StoredKeys(token: token)
+        var keys = StoredKeys(store: storeNumber)
         let matches = try matchingRows(query)
         steppedRowCount += matches.count
         for row in matches {
@@ -236,7 +236,7 @@ final class InMemoryStore: StoreBackend {
             let root = ObjectIdentifier(id.entity.rootEntity)
             let key = (lastKey[root] ?? 0) + 1
             lastKey[root] = key
-            map[id] = ManagedObjectID(entity: id.entity, store: token, primaryKey: key)
+            map[id] = ManagedObjectID(entity: id.entity, store: storeNumber, primaryKey: key)
         }
         return map
     }

@@ -76,8 +76,8 @@ public final class PersistentStore: @unchecked Sendable, CustomStringConvertible
 protocol StoreBackend: AnyObject {
     var identifier: String { get }
     var metadata: [String: any Sendable] { get }
-    /// The store's identity in the object IDs it hands out.
-    var token: StoreToken { get }
+    /// The store's number in the object IDs it hands out (`StoreNumbers`).
+    var storeNumber: UInt32 { get }
     /// Rows matching the query, with values unless `includesValues` is false.
     func fetch(_ query: StoreFetch) throws -> [FetchedRow]
     func count(_ query: StoreFetch) throws -> Int

@@ -24,12 +24,11 @@ extension PersistentStoreCoordinator {
     ///   ID never reaches a store, which could otherwise answer with its own row of the
     ///   same primary key.
     func store(for id: ManagedObjectID) throws -> PersistentStore {
-        guard id.entity.frozenSlots?.layout === managedObjectModel.layout else {
+        guard managedObjectModel.layout.holds(id) else {
             throw CoreDataError(.objectNotFound, "\(id) belongs to another model than this coordinator's; look objects up by ID only in contexts of the coordinator that made the ID.", objectID: id)
         }
-        guard let token = id.storeToken else { return try store(for: id.entity) }
-        if let store = stores.first(where: { $0.backend.token === token }) { return store }
-        if let store = stores.first(where: { $0.identifier == token.identifier }) { return store }
+        if id.isTemporaryID { return try store(for: id.entity) }
+        if let store = stores.first(where: { $0.backend.storeNumber == id.store }) { return store }
         throw CoreDataError(.objectNotFound, "\(id) belongs to a persistent store this coordinator does not have (another coordinator's, or one removed).", objectID: id)
     }
 

@@ -21,9 +21,10 @@ extension PersistentStoreCoordinator {
         if stores.count == 1 {
             // One store: nothing to split; only saved objects of another store are refused.
             let store = stores[0]
-            let token = store.backend.token
-            for row in request.updates where row.id.storeToken !== token { _ = try self.store(for: row.id) }
-            for deletion in request.deletes where deletion.id.storeToken !== token { _ = try self.store(for: deletion.id) }
+            let number = store.backend.storeNumber
+            let layout = managedObjectModel.layout
+            for row in request.updates where row.id.store != number || !layout.holds(row.id) { _ = try self.store(for: row.id) }
+            for deletion in request.deletes where deletion.id.store != number || !layout.holds(deletion.id) { _ = try self.store(for: deletion.id) }
             return [SavePart(store: store, request: request)]
         }
         var parts: [SavePart] = []

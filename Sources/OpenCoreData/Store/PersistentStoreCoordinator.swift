@@ -130,10 +130,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try lock.withLock { try singleStore(for: query, request: "A dictionary fetch").fetchDictionaries(query) }
     }
 
-    /// The identity of the first store holding rows `query` can match, for keys of
-    /// its results (keys of other stores' rows carry their own).
-    func storeToken(for query: StoreFetch) throws -> StoreToken {
-        try lock.withLock { try stores(for: query)[0].store.backend.token }
+    /// The number of the first store holding rows `query` can match, for keys of its
+    /// results (keys of other stores' rows carry their own).
+    func storeNumber(for query: StoreFetch) throws -> UInt32 {
+        try lock.withLock { try stores(for: query)[0].store.backend.storeNumber }
     }
 
     /// The keys of the rows `query` matches, in order (for batch-faulting arrays), from
@@ -144,7 +144,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             if targets.count == 1 { return try targets[0].store.fetchKeys(targets[0].query) }
             var idQuery = query
             idQuery.includesValues = false
-            return StoredKeys(ids: try fetchMerged(idQuery, from: targets).map(\.id), token: targets[0].store.backend.token)
+            return StoredKeys(ids: try fetchMerged(idQuery, from: targets).map(\.id), store: targets[0].store.backend.storeNumber)
         }
     }
 

@@ -5,24 +5,25 @@ import Foundation
 /// entities (sub-entities) matched, and a store per row only when several stores did.
 /// A million rows of one store take 8 MB, not a million objects.
 struct StoredKeys {
-    /// The store the keys belong to, to turn them back into object IDs.
-    let token: StoreToken
+    /// The number of the store the keys belong to (`ManagedObjectID.store`), to turn them
+    /// back into object IDs.
+    let store: UInt32
     private(set) var primaryKeys: [Int64] = []
     /// Empty while every row so far has `firstEntityNumber`.
     private var entityNumbers: [Int32] = []
     private var firstEntityNumber: Int32 = 0
-    /// Per row, once a row of another store than `token`'s was appended: the store of
-    /// each (nil: `token`). Rows past its end are `token`'s.
-    private var tokens: [StoreToken?] = []
+    /// Per row, once a row of another store than `store` was appended: the store number
+    /// of each (0: `store`). Rows past its end are `store`'s.
+    private var stores: [UInt32] = []
 
-    init(token: StoreToken) {
-        self.token = token
+    init(store: UInt32) {
+        self.store = store
     }
 
     /// The keys of `ids`, saved objects of one or several stores, in order.
-    init(ids: [ManagedObjectID], token: StoreToken) {
-        self.token = token
-        for id in ids { append(primaryKey: id.primaryKey ?? 0, entityNumber: Int32(id.entity.slots.number), store: id.storeToken) }
+    init(ids: [ManagedObjectID], store: UInt32) {
+        self.store = store
+        for id in ids { append(primaryKey: id.primaryKey ?? 0, entityNumber: Int32(id.entity.slots.number), store: id.store) }
     }
 
     var count: Int { primaryKeys.count }
@@ -37,13 +38,14 @@ struct StoredKeys {
         primaryKeys.append(primaryKey)
     }
 
-    /// Appends a row of `store`, which may be another store than `token`'s.
-    mutating func append(primaryKey: Int64, entityNumber: Int32, store: StoreToken?) {
-        let other = store.flatMap { $0 === token ? nil : $0 }
-        if other != nil || !tokens.isEmpty {
-            // Rows appended without a store so far are `token`'s.
-            tokens += repeatElement(nil, count: primaryKeys.count - tokens.count)
-            tokens.append(other)
+    /// Appends a row of the store numbered `rowStore`, which may be another store than
+    /// `store` (0: `store`).
+    mutating func append(primaryKey: Int64, entityNumber: Int32, store rowStore: UInt32) {
+        let other = rowStore == store ? 0 : rowStore
+        if other != 0 || !stores.isEmpty {
+            // Rows appended without a store so far are `store`'s.
+            stores += repeatElement(0, count: primaryKeys.count - stores.count)
+            stores.append(other)
         }
         append(primaryKey: primaryKey, entityNumber: entityNumber)
     }
@@ -54,6 +56,7 @@ struct StoredKeys {
 
     /// The object ID of the row at `index`.
     func objectID(at index: Int, layout: ModelLayout) -> ManagedObjectID {
-        ManagedObjectID(entity: layout.entitiesByNumber[Int(entityNumber(at: index))]!, store: (index < tokens.count ? tokens[index] : nil) ?? token, primaryKey: primaryKeys[index])
+        let rowStore = index < stores.count ? stores[index] : 0
+        return ManagedObjectID(entity: layout.entitiesByNumber[Int(entityNumber(at: index))]!, store: rowStore == 0 ? store : rowStore, primaryKey: primaryKeys[index])
     }
 }

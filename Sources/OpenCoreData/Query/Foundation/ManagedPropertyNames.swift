@@ -57,7 +57,7 @@ extension ManagedObject: KeyPathNaming {
 
     /// The `Value` of the `@Managed(name)` wrapper this class (or a superclass) declares.
     fileprivate static func declaredValueType(ofManagedProperty name: String) -> Any.Type? {
-        let probe = Self(entity: EntityDescription(name: "KeyPathProbe"), insertInto: nil)
+        let probe = Self(entity: .keyPathProbe, insertInto: nil)
         var mirror: Mirror? = Mirror(reflecting: probe)
         while let current = mirror {
             for child in current.children {

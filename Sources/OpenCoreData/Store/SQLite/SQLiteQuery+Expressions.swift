@@ -169,7 +169,7 @@ extension SQLiteQuery {
     /// Whether `id` names a row of the queried store (not a temporary object or a row of
     /// another store, which can share its primary key).
     func isStored(_ id: ManagedObjectID) -> Bool {
-        id.storeToken?.identifier == storeIdentifier
+        !id.isTemporaryID && id.store == storeNumber
     }
 
     /// The kind of a constant as this store compares it: an object ID not of this store

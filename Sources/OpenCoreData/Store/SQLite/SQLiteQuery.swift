@@ -9,7 +9,7 @@ struct SQLiteQuery {
     let schema: SQLiteSchema
     let entity: EntityDescription
     /// The identifier of the store queried: object IDs of other stores match none of its rows.
-    let storeIdentifier: String
+    let storeNumber: UInt32
     private(set) var parameters: [SQLValue] = []
     var conditions: [String] = []
     /// Open FROM clauses, innermost last: the main query's, then subqueries being built.
@@ -24,10 +24,10 @@ struct SQLiteQuery {
         var aliasByPath: [String: SQLSource] = [:]
     }
 
-    init(schema: SQLiteSchema, entity: EntityDescription, entityNumbers: Set<Int>, storeIdentifier: String) {
+    init(schema: SQLiteSchema, entity: EntityDescription, entityNumbers: Set<Int>, storeNumber: UInt32) {
         self.schema = schema
         self.entity = entity
-        self.storeIdentifier = storeIdentifier
+        self.storeNumber = storeNumber
         let hierarchy = entity.rootEntity.selfAndDescendants.map { $0.slots.number }
         if Set(hierarchy) != entityNumbers {
             let numbers = entityNumbers.sorted().map(String.init).joined(separator: ", ")

@@ -59,7 +59,7 @@ extension SQLiteStore {
         let statement = try connection.cachedStatement(select.sql)
         statement.bind(select.parameters)
         defer { statement.reset() }
-        var keys = StoredKeys(token: token)
+        var keys = StoredKeys(store: storeNumber)
         var checkedEntityNumber: Int64?
         while try statement.step() {
             let entityNumber = statement.int64(1)
@@ -101,11 +101,11 @@ extension SQLiteStore {
     }
 
     func makeQuery(_ fetch: StoreFetch) throws -> SQLiteQuery {
-        var query = SQLiteQuery(schema: schema, entity: fetch.entity, entityNumbers: fetch.entityNumbers, storeIdentifier: identifier)
+        var query = SQLiteQuery(schema: schema, entity: fetch.entity, entityNumbers: fetch.entityNumbers, storeNumber: storeNumber)
         if let predicate = fetch.predicate {
             query.conditions.append(try query.compile(predicate))
         }
-        let excluded = fetch.excludedIDs.compactMap { $0.storeToken === token || $0.storeIdentifier == identifier ? $0.primaryKey : nil }
+        let excluded = fetch.excludedIDs.compactMap { $0.store == storeNumber ? $0.primaryKey : nil }
         if !excluded.isEmpty {
             let keys = query.bind(.text(Self.jsonArray(excluded)))
             query.conditions.append("t0.Z_PK NOT IN (SELECT value FROM json_each(\(keys)))")

@@ -11,8 +11,8 @@ final class SQLiteStore: StoreBackend {
     let connection: SQLiteConnection
     let identifier: String
     let metadata: [String: any Sendable]
-    /// The store's identity in the object IDs it hands out.
-    let token: StoreToken
+    /// The store's number in the object IDs it hands out.
+    let storeNumber: UInt32
     /// Per entity: the SELECT and INSERT statements, built once.
     var statements: [ObjectIdentifier: EntityStatements] = [:]
     /// Per entity: its prepared INSERT.
@@ -37,7 +37,7 @@ final class SQLiteStore: StoreBackend {
         (connection, stored) = try Self.open(path: url.path, model: model, schema: schema, entities: entities, options: options)
         identifier = stored.uuid
         metadata = stored.dictionary
-        token = StoreToken(identifier: identifier, keeping: model.layout)
+        storeNumber = StoreNumbers.number(for: identifier)
         _ = try hasExternalChanges()
     }
 
@@ -57,11 +57,11 @@ final class SQLiteStore: StoreBackend {
         guard let entity = schema.entitiesByNumber[Int(entityNumber)] else {
             throw CoreDataError(.storeCorrupt, "A row of the store has entity number \(entityNumber), which the model does not define.")
         }
-        return ManagedObjectID(entity: entity, store: token, primaryKey: primaryKey)
+        return ManagedObjectID(entity: entity, store: storeNumber, primaryKey: primaryKey)
     }
 
     func objectID(for entity: EntityDescription, primaryKey: Int64) -> ManagedObjectID {
-        ManagedObjectID(entity: entity, store: token, primaryKey: primaryKey)
+        ManagedObjectID(entity: entity, store: storeNumber, primaryKey: primaryKey)
     }
 
     /// Reserves `count` primary keys for `root`'s table; call inside a transaction.
