@@ -21,8 +21,9 @@ public struct ManagedMacro: AccessorMacro, PeerMacro {
         providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
-        // Misuse is reported here only, so that each mistake is reported once.
-        guard let property = ManagedProperty(node: node, declaration: declaration, context: context) else { return [] }
+        // Misuse is reported here only, so that each mistake is reported once. Thrown (not
+        // diagnosed) so that the compiler does not add that no accessor was produced.
+        let property = try ManagedProperty(node: node, declaration: declaration, in: context.lexicalContext)
         let descriptor = "Self.\(property.descriptorName)"
         return [
             "get { \(raw: descriptor)._get(self) }",
@@ -35,7 +36,7 @@ public struct ManagedMacro: AccessorMacro, PeerMacro {
         providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let property = ManagedProperty(node: node, declaration: declaration, context: nil) else { return [] }
+        guard let property = try? ManagedProperty(node: node, declaration: declaration, in: context.lexicalContext) else { return [] }
         return [
             """
             /// The `@Managed` descriptor of `\(raw: property.name)`: its key and cached slot.
@@ -51,55 +52,46 @@ private struct ManagedProperty {
     let key: String
     var descriptorName: String { "_managed_\(name)" }
 
-    /// Reads `declaration`; nil (after a diagnostic when `context` is given) when
-    /// `@Managed` cannot apply to it.
-    init?(node: AttributeSyntax, declaration: some DeclSyntaxProtocol, context: (any MacroExpansionContext)?) {
-        func fail(_ message: ManagedDiagnostic, at syntax: some SyntaxProtocol) {
-            context?.diagnose(Diagnostic(node: Syntax(syntax), message: message))
+    /// Reads `declaration`, declared inside `lexicalContext`.
+    ///
+    /// - Throws: a diagnostic saying why `@Managed` cannot apply to it.
+    init(node: AttributeSyntax, declaration: some DeclSyntaxProtocol, in lexicalContext: [Syntax]) throws {
+        func fail(_ message: ManagedDiagnostic, at syntax: some SyntaxProtocol) -> DiagnosticsError {
+            DiagnosticsError(diagnostics: [Diagnostic(node: Syntax(syntax), message: message)])
         }
         guard let variable = declaration.as(VariableDeclSyntax.self) else {
-            fail(.notAVariable, at: node)
-            return nil
+            throw fail(.notAVariable, at: node)
         }
         guard variable.bindingSpecifier.tokenKind == .keyword(.var) else {
-            fail(.notVar, at: variable.bindingSpecifier)
-            return nil
+            throw fail(.notVar, at: variable.bindingSpecifier)
         }
         if let modifier = variable.modifiers.first(where: { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }) {
-            fail(.isStatic, at: modifier)
-            return nil
+            throw fail(.isStatic, at: modifier)
         }
         guard variable.bindings.count == 1, let binding = variable.bindings.first,
               let identifier = binding.pattern.as(IdentifierPatternSyntax.self)
         else {
-            fail(.oneProperty, at: variable)
-            return nil
+            throw fail(.oneProperty, at: variable)
         }
         guard binding.typeAnnotation != nil else {
-            fail(.noType, at: binding.pattern)
-            return nil
+            throw fail(.noType, at: binding.pattern)
         }
         if let initializer = binding.initializer {
-            fail(.hasInitializer, at: initializer)
-            return nil
+            throw fail(.hasInitializer, at: initializer)
         }
         if let accessors = binding.accessorBlock {
-            fail(.hasAccessors, at: accessors)
-            return nil
+            throw fail(.hasAccessors, at: accessors)
         }
-        if let context, !Self.isInClassOrExtension(context.lexicalContext) {
-            fail(.notInClass, at: node)
-            return nil
+        if !Self.isInClassOrExtension(lexicalContext) {
+            throw fail(.notInClass, at: node)
         }
         name = identifier.identifier.trimmedDescription.replacingBackticks
         if let argument = Self.keyArgument(of: node) {
             guard let key = argument else {
-                fail(.keyNotALiteral, at: node)
-                return nil
+                throw fail(.keyNotALiteral, at: node)
             }
             guard !key.isEmpty else {
-                fail(.emptyKey, at: node)
-                return nil
+                throw fail(.emptyKey, at: node)
             }
             self.key = key
         } else {
