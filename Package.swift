@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -8,15 +9,27 @@ let package = Package(
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .executable(name: "opencoredata-demo", targets: ["opencoredata-demo"]),
     ],
+    dependencies: [
+        // 603 is the swift-syntax of Swift 6.3; only the macro target uses it.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
+    ],
     targets: [
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // `@Managed`: generates the accessors of a ManagedObject subclass's properties.
+        .macro(
+            name: "OpenCoreDataMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
         .target(
             name: "OpenCoreData",
-            dependencies: ["CSQLite"]
+            dependencies: ["CSQLite", "OpenCoreDataMacros"]
         ),
         .executableTarget(
             name: "opencoredata-demo",

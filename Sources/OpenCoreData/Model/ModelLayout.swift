@@ -39,6 +39,7 @@ package final class ModelLayout: @unchecked Sendable {
 }
 
 /// Where each property of one entity lives in an object's storage.
+@usableFromInline
 package final class EntitySlots: @unchecked Sendable {
     // @unchecked Sendable: built once in `init` and never mutated.
     /// The entity's number, stored in `Z_ENT` and `Z_PRIMARYKEY`.
@@ -46,7 +47,7 @@ package final class EntitySlots: @unchecked Sendable {
     /// A number unique to this entity of this layout in the process (never 0, never
     /// reused): identifies the (entity, layout) pair in caches and object IDs without a
     /// reference (`EntityRegistry` maps it back to the entity).
-    package let serial: UInt32
+    @usableFromInline package let serial: UInt32
     /// The model's layout, which owns the entity (not retained: it owns us through it).
     package unowned(unsafe) let layout: ModelLayout
     /// Every property, inherited first; the index is the property's slot.

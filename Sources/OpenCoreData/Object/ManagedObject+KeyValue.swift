@@ -43,6 +43,12 @@ extension ManagedObject {
         return context?.object(with: id)
     }
 
+    /// Whether the property in `slot` holds nil (firing the fault if needed).
+    @usableFromInline
+    func holdsNil(atSlot slot: Int) -> Bool {
+        value(atSlot: slot) == nil
+    }
+
     /// The raw stored value of an attribute, or the `ManagedObjectID` of a to-one
     /// relationship, without inverse maintenance (for subclasses' accessors).
     public func primitiveValue(forKey key: String) -> Any? {
@@ -57,7 +63,12 @@ extension ManagedObject {
     /// conversion is exact; anything else is kept as given and reported as a validation
     /// error by `save()`, never silently changed. Relationships keep their inverse in step.
     public func setValue(_ value: Any?, forKey key: String) {
-        let slot = slot(forKey: key)
+        setValue(value, atSlot: slot(forKey: key))
+    }
+
+    /// `setValue(_:forKey:)` for the property in `slot`.
+    @usableFromInline
+    func setValue(_ value: Any?, atSlot slot: Int) {
         if let relationship = slots!.relationships[slot] {
             setRelationship(value, atSlot: slot, relationship)
         } else {

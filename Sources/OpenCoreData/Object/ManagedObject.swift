@@ -21,7 +21,7 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     // checks on them cost about a tenth of insert and fetch time.
 
     /// The entity's slots, held here so hot paths need not retain the entity.
-    let slots: EntitySlots!
+    @usableFromInline let slots: EntitySlots!
 
     /// The context, held without retaining it; the context clears it when it lets go.
     @exclusivity(unchecked) unowned(unsafe) var context: ManagedObjectContext?

@@ -24,10 +24,10 @@ enum ManagedPropertyNames {
 
     private static func lookUpName(of keyPath: AnyKeyPath) -> String? {
         guard let root = type(of: keyPath).rootType as? any KeyPathNaming.Type,
-              let name = root.managedPropertyName(forAnyKeyPath: keyPath),
-              root.declaredValueType(ofManagedProperty: name) == type(of: keyPath).valueType
+              let property = root.managedProperty(forAnyKeyPath: keyPath),
+              property.valueType == type(of: keyPath).valueType
         else { return nil }
-        return name
+        return property.key
     }
 }
 
@@ -37,44 +37,20 @@ private struct KnownKeyPath: Hashable, @unchecked Sendable {
     let keyPath: AnyKeyPath
 }
 
-/// Opens a key path's root type so `ManagedObject.propertyName(for:)` can be called on it.
+/// Opens a key path's root type so `ManagedObject.managedProperty(for:)` can be called on it.
 private protocol KeyPathNaming {
-    static func managedPropertyName(forAnyKeyPath keyPath: AnyKeyPath) -> String?
-    static func declaredValueType(ofManagedProperty name: String) -> Any.Type?
+    static func managedProperty(forAnyKeyPath keyPath: AnyKeyPath) -> ProbedProperty?
 }
 
 extension ManagedObject: KeyPathNaming {
-    fileprivate static func managedPropertyName(forAnyKeyPath keyPath: AnyKeyPath) -> String? {
+    fileprivate static func managedProperty(forAnyKeyPath keyPath: AnyKeyPath) -> ProbedProperty? {
         let valueType = type(of: keyPath).valueType
-        return propertyName(forAnyKeyPath: keyPath, valueType: valueType)
+        return managedProperty(forAnyKeyPath: keyPath, valueType: valueType)
     }
 
     /// With the key path's value type opened from its existential metatype.
-    private static func propertyName<Value>(forAnyKeyPath keyPath: AnyKeyPath, valueType: Value.Type) -> String? {
+    private static func managedProperty<Value>(forAnyKeyPath keyPath: AnyKeyPath, valueType: Value.Type) -> ProbedProperty? {
         guard let typed = keyPath as? KeyPath<Self, Value> else { return nil }
-        return propertyName(for: typed)
+        return managedProperty(for: typed)
     }
-
-    /// The `Value` of the `@Managed(name)` wrapper this class (or a superclass) declares.
-    fileprivate static func declaredValueType(ofManagedProperty name: String) -> Any.Type? {
-        let probe = Self(entity: .keyPathProbe, insertInto: nil)
-        var mirror: Mirror? = Mirror(reflecting: probe)
-        while let current = mirror {
-            for child in current.children {
-                if let storage = child.value as? any ManagedStorage, storage.key == name { return storage.valueType }
-            }
-            mirror = current.superclassMirror
-        }
-        return nil
-    }
-}
-
-/// A `@Managed` wrapper seen through `Any`: its key and declared value type.
-private protocol ManagedStorage {
-    var key: String { get }
-    var valueType: Any.Type { get }
-}
-
-extension Managed: ManagedStorage {
-    fileprivate var valueType: Any.Type { Value.self }
 }
