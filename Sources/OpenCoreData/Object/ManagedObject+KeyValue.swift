@@ -43,10 +43,24 @@ extension ManagedObject {
         return context?.object(with: id)
     }
 
-    /// Whether the property in `slot` holds nil (firing the fault if needed).
+    /// Whether the property in `slot` holds nil (firing the fault if needed): a to-many
+    /// never does; a to-one does while unset or once the context is gone.
     @usableFromInline
     func holdsNil(atSlot slot: Int) -> Bool {
-        value(atSlot: slot) == nil
+        willAccessValues()
+        switch values[slot] {
+        case .null: return slots!.relationships[slot]?.isToMany != true
+        case .object: return context == nil
+        default: return false
+        }
+    }
+
+    /// The stored value in `slot` as it is kept (firing the fault if needed), for the
+    /// typed accessors: an attribute's own case, `.object` for a to-one.
+    @inline(__always)
+    func storedValue(atSlot slot: Int) -> SlotValue {
+        willAccessValues()
+        return values[slot]
     }
 
     /// The raw stored value of an attribute, or the `ManagedObjectID` of a to-one
@@ -74,6 +88,16 @@ extension ManagedObject {
         } else {
             setAttribute(value, atSlot: slot)
         }
+    }
+
+    /// The typed accessors' write: a value of the attribute's own type is stored as it is,
+    /// anything else (a relationship, a value to convert) as `setValue(_:atSlot:)` does.
+    func setTypedValue(_ value: SlotValue, atSlot slot: Int) {
+        guard let attribute = slots!.attributes[slot], value.isCanonical(for: attribute) else {
+            setValue(value.any, atSlot: slot)
+            return
+        }
+        setAttribute(value, atSlot: slot, isValid: !value.isNaN)
     }
 
     /// Sets a property's stored value without inverse maintenance (for accessors): an
