@@ -12,8 +12,12 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "PredicateFuzzer",
-            dependencies: [.product(name: "OpenCoreData", package: "OpenCoreData")]
+            dependencies: ["CFuzzerDriver", .product(name: "OpenCoreData", package: "OpenCoreData")]
         ),
+        // Declares libFuzzer's `LLVMFuzzerRunDriver`, which PredicateFuzzer's `main` calls:
+        // libFuzzer's own `main` cannot be linked, as run.sh's flags also reach the
+        // `@Managed` macro's plugin, an executable with a `main` of its own.
+        .target(name: "CFuzzerDriver"),
     ],
     swiftLanguageModes: [.v6]
 )

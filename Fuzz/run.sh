@@ -11,7 +11,14 @@ set -euo pipefail
 cd "$(dirname "$0")"
 seconds="${1:-60}"
 scratch=".build-fuzz"
-flags=(-c debug --scratch-path "$scratch" -j 2 --sanitize=fuzzer --sanitize=address -Xswiftc -parse-as-library)
+# Coverage instrumentation as `-sanitize=fuzzer` adds it, and libFuzzer without its `main`
+# (PredicateFuzzer has its own): `--sanitize=fuzzer` would link libFuzzer's `main` into
+# every executable, the `@Managed` macro's plugin included.
+toolchain_lib="$(dirname "$(readlink -f "$(command -v swiftc)")")/../lib"
+fuzzer_lib="$(ls "$toolchain_lib"/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -n 1)"
+flags=(-c debug --scratch-path "$scratch" -j 2 --sanitize=address
+    -Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table
+    -Xlinker "$fuzzer_lib" -Xlinker -lstdc++)
 # SwiftPM does not always notice files added to the main package (a path dependency here):
 # drop the cached build plan so that every run builds the current sources.
 find "$scratch" -maxdepth 3 -name description.json -delete 2>/dev/null || true

@@ -1,13 +1,27 @@
+import CFuzzerDriver
 import Foundation
 import OpenCoreData
 
-/// libFuzzer's entry point: parses the input as a predicate format string.
+/// Runs libFuzzer's loop (flags and corpus folders from the command line) on
+/// `predicateFuzzerTestOneInput`.
+@main
+enum PredicateFuzzer {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { bytes, count in
+            guard let bytes else { return 0 }
+            return predicateFuzzerTestOneInput(bytes, count)
+        })
+    }
+}
+
+/// The fuzz target: parses the input as a predicate format string.
 ///
 /// Parsing must either succeed or throw a `CoreDataError`; a predicate that parses must
 /// print to a format that parses back to an equal predicate, with the same text.
 /// Anything else traps, which libFuzzer records as a crash.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func predicateFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+func predicateFuzzerTestOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let format = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     let arguments: [Any?] = ["text", 42, 1.5, [1, 2], nil, "key.path", "x", 7, "y", 3]
     let predicate: CDPredicate

@@ -4,16 +4,16 @@ import OpenCoreData
 /// `Flat` as the README teaches: a final subclass with `@Managed` properties, bound to
 /// the entity of the same name.
 final class Flat: ManagedObject {
-    @Managed("a0") var a0: Int64
-    @Managed("a1") var a1: Int64
-    @Managed("a2") var a2: Double
-    @Managed("a3") var a3: Double
-    @Managed("a4") var a4: String
-    @Managed("a5") var a5: String
-    @Managed("a6") var a6: Bool
-    @Managed("a7") var a7: Date
-    @Managed("a8") var a8: Data
-    @Managed("a9") var a9: String
+    @Managed var a0: Int64
+    @Managed var a1: Int64
+    @Managed var a2: Double
+    @Managed var a3: Double
+    @Managed var a4: String
+    @Managed var a5: String
+    @Managed var a6: Bool
+    @Managed var a7: Date
+    @Managed var a8: Data
+    @Managed var a9: String
 }
 
 /// Moving `Flat` values in and out of `Flat` objects through their typed properties.
