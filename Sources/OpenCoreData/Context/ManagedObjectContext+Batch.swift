@@ -76,7 +76,7 @@ extension ManagedObjectContext {
             deleted.remove(object)
             object.isPendingDelete = false
             object.changedSlots.removeAll()
-            object.toMany.removeAll()
+            object.extras?.toMany.removeAll()
             object.becomeInaccessible()
             unregister(id)
             object.context = nil

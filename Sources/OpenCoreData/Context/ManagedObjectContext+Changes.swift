@@ -147,7 +147,7 @@ extension ManagedObjectContext {
             object.values[slot] = value
             object.changedSlots.insert(slot)
             if let attribute = object.slots.attributes[slot], !value.isCanonical(for: attribute) || value.isNaN {
-                object.slotsToValidate.insert(slot)
+                object.setNeedsValidation(true, slot: slot)
             }
         }
         for (slot, current, base) in changedToMany {

@@ -119,13 +119,13 @@ extension ManagedObjectContext {
         for object in insertedObjects {
             object.committed = RowSnapshot(values: object.values, version: 1)
             object.changedSlots.removeAll()
-            object.toManyBase.removeAll()
+            object.extras?.toManyBase.removeAll()
             object.isPendingInsert = false
         }
         for object in updatedObjects {
             object.committed = RowSnapshot(values: object.values, version: (object.committed?.version ?? 0) + 1)
             object.changedSlots.removeAll()
-            object.toManyBase.removeAll()
+            object.extras?.toManyBase.removeAll()
         }
         let deletedObjects = deleted
         for object in deletedObjects {

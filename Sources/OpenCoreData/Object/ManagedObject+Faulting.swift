@@ -34,10 +34,8 @@ extension ManagedObject {
     func turnIntoFault(keepingSnapshot: Bool) {
         if !keepingSnapshot { committed = nil }
         values = []
-        toMany.removeAll()
-        toManyBase.removeAll()
+        extras = nil
         changedSlots.removeAll()
-        slotsToValidate.removeAll()
         faulted = true
     }
 }

@@ -135,7 +135,7 @@ extension ManagedObject {
     @inline(__always)
     func setAttribute(_ value: SlotValue, atSlot slot: Int, isValid: Bool) {
         willAccessValues()
-        if isValid { slotsToValidate.remove(slot) } else { slotsToValidate.insert(slot) }
+        setNeedsValidation(!isValid, slot: slot)
         if isPendingInsert {
             // Every slot of a new object is written anyway: no comparison needed.
             values[slot] = value

@@ -26,21 +26,15 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     /// The context, held without retaining it; the context clears it when it lets go.
     @exclusivity(unchecked) unowned(unsafe) var context: ManagedObjectContext?
     /// Current values by slot (see `EntitySlots`, `SlotValue`): attributes unboxed,
-    /// to-one relationships as `.object(id)`; to-many slots stay `.null` (see `toMany`).
+    /// to-one relationships as `.object(id)`; to-many slots stay `.null` (see `ObjectExtras`).
     /// Copy-on-write: a snapshot of it costs a reference.
     @exclusivity(unchecked) var values: SlotValues
     /// The values last read from or written to the store (nil for a new object).
     @exclusivity(unchecked) var committed: RowSnapshot?
-    /// Attribute slots whose value needs a full check at save: not of the attribute's
-    /// type, or NaN. All other values were type-checked when set.
-    @exclusivity(unchecked) var slotsToValidate = SlotSet()
     /// Slots changed since the last save.
     @exclusivity(unchecked) var changedSlots = SlotSet()
-    /// Loaded to-many relationships by slot.
-    @exclusivity(unchecked) var toMany: [Int: RelatedObjects] = [:]
-    /// The members each changed to-many relationship had when it was read, so that a
-    /// refresh keeping the changes can replay them on the store's current members.
-    @exclusivity(unchecked) var toManyBase: [Int: RelatedObjects] = [:]
+    /// Loaded to-many relationships and values awaiting a check, made when first needed.
+    @exclusivity(unchecked) var extras: ObjectExtras?
     /// Whether values have not been loaded yet.
     @exclusivity(unchecked) var faulted: Bool
     /// Set when the row behind a fault turned out to be deleted by someone else.
