@@ -3,10 +3,10 @@ import OpenCoreData
 
 /// An item of the nested list, with typed properties.
 final class Item: ManagedObject {
-    @Managed("title") var title: String
-    @Managed("order") var order: Int64
-    @Managed("parent") var parent: Item?
-    @Managed("children") var children: Set<Item>
+    @Managed var title: String
+    @Managed var order: Int64
+    @Managed var parent: Item?
+    @Managed var children: Set<Item>
 
     var sortedChildren: [Item] { children.sorted { $0.order < $1.order } }
 

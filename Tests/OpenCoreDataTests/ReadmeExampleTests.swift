@@ -5,9 +5,9 @@ import OpenCoreData
 /// The README's example, as written there but for the store's location and the class and entity names (registrations are global, and tests run in parallel).
 @Suite struct ReadmeExampleTests {
     final class Item: ManagedObject {
-        @Managed("title") var title: String
-        @Managed("parent") var parent: Item?
-        @Managed("children") var children: Set<Item>
+        @Managed var title: String
+        @Managed var parent: Item?
+        @Managed var children: Set<Item>
     }
 
     /// The README's model and stack, with `Item` bound to `entityName`.

@@ -3,18 +3,18 @@ import Testing
 @testable import OpenCoreData
 
 final class TodoTask: ManagedObject {
-    @Managed("title") var title: String
-    @Managed("order") var order: Int64
-    @Managed("parent") var parent: TodoTask?
-    @Managed("children") var children: Set<TodoTask>
+    @Managed var title: String
+    @Managed var order: Int64
+    @Managed var parent: TodoTask?
+    @Managed var children: Set<TodoTask>
 }
 
 final class Thing: ManagedObject {
-    @Managed("name") var name: String?
-    @Managed("small") var small: Int16?
-    @Managed("flag") var flag: Bool?
-    @Managed("date") var date: Date?
-    @Managed("uuid") var uuid: UUID?
+    @Managed var name: String?
+    @Managed var small: Int16?
+    @Managed var flag: Bool?
+    @Managed var date: Date?
+    @Managed var uuid: UUID?
 }
 
 @Suite struct TypedSubclassTests {

@@ -4,16 +4,16 @@ import Foundation
 /// A typed subclass with an attribute of each common kind, optional ones, a to-one and
 /// a to-many relationship: the subject of the `#Predicate` and `SortDescriptor` tests.
 final class Errand: ManagedObject {
-    @Managed("title") var title: String
-    @Managed("note") var note: String?
-    @Managed("priority") var priority: Int64
-    @Managed("estimate") var estimate: Double
-    @Managed("done") var done: Bool
-    @Managed("due") var due: Date?
-    @Managed("parent") var parent: Errand?
-    @Managed("steps") var steps: Set<Errand>
-    @Managed("checklist") var checklist: [Errand]
-    @Managed("listedIn") var listedIn: Errand?
+    @Managed var title: String
+    @Managed var note: String?
+    @Managed var priority: Int64
+    @Managed var estimate: Double
+    @Managed var done: Bool
+    @Managed var due: Date?
+    @Managed var parent: Errand?
+    @Managed var steps: Set<Errand>
+    @Managed var checklist: [Errand]
+    @Managed var listedIn: Errand?
 
     /// Not `@Managed` properties: they have no Core Data form.
     var kind: String { "errand" }
