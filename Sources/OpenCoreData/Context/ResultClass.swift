@@ -41,19 +41,16 @@ struct ResultClass<T> {
         return unsafeBitCast(object, to: T.self)
     }
 
-    /// `objects` as `T`s.
+    /// `objects` as `T`s: each object's class is checked, then the array is reinterpreted
+    /// (an array of class references has one layout whatever the class), not copied.
     ///
     /// - Throws: `.invalidFetchRequest` naming the first object that is not a `T`.
     mutating func cast(_ objects: [ManagedObject], entityName: String) throws -> [T] {
-        if T.self == ManagedObject.self { return unsafeBitCast(objects, to: [T].self) }
-        var results: [T] = []
-        results.reserveCapacity(objects.count)
-        for object in objects {
-            guard let result = cast(object) else {
+        if T.self != ManagedObject.self {
+            for object in objects where cast(object) == nil {
                 throw CoreDataError(.invalidFetchRequest, "A fetch of \(entityName) returned a \(type(of: object)), which is not a \(T.self). Register the subclass with ManagedObjectClasses.register(_:) or fetch ManagedObject.")
             }
-            results.append(result)
         }
-        return results
+        return unsafeBitCast(objects, to: [T].self)
     }
 }
