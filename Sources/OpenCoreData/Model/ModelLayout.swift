@@ -63,6 +63,10 @@ package final class EntitySlots: @unchecked Sendable {
     package let toManySlots: [Int]
     /// Attributes per slot (nil for relationships), to avoid casts on hot paths.
     package let attributes: [AttributeDescription?]
+    /// Attribute types per slot (nil for relationships): read on every typed write and
+    /// every bind without going through the attribute (a class, whose `var`s cost a
+    /// dynamic exclusivity check per read).
+    package let attributeTypes: [AttributeType?]
     /// Relationships per slot (nil for attributes).
     package let relationships: [RelationshipDescription?]
     /// The values a newly inserted object starts with (attribute defaults).
@@ -119,6 +123,7 @@ package final class EntitySlots: @unchecked Sendable {
         self.toOneSlots = toOneSlots
         self.toManySlots = toManySlots
         self.attributes = attributes
+        attributeTypes = attributes.map { $0?.attributeType }
         self.relationships = relationships
         defaultValues = SlotValues(attributes.map { SlotValue($0.flatMap { $0.canonicalValue($0.defaultValue) }) })
         let alwaysValidated = attributes.map { attribute in

@@ -93,7 +93,8 @@ extension ManagedObject {
     /// The typed accessors' write: a value of the attribute's own type is stored as it is,
     /// anything else (a relationship, a value to convert) as `setValue(_:atSlot:)` does.
     func setTypedValue(_ value: SlotValue, atSlot slot: Int) {
-        guard let attribute = slots!.attributes[slot], value.isCanonical(for: attribute) else {
+        guard let type = slots!.attributeTypes[slot], let attribute = slots!.attributes[slot],
+              value.isCanonical(for: type, attribute) else {
             setValue(value.any, atSlot: slot)
             return
         }

@@ -78,10 +78,16 @@ enum SlotValue {
         return nil
     }
 
-    /// Whether the value has `type`'s canonical Swift type (nil always has), so that
-    /// `save()` need not check it again; boxed values are checked by the attribute.
+    /// Whether the value has the attribute's canonical Swift type (nil always has), so
+    /// that `save()` need not check it again; boxed values are checked by the attribute.
     func isCanonical(for attribute: AttributeDescription) -> Bool {
-        switch (self, attribute.attributeType) {
+        isCanonical(for: attribute.attributeType, attribute)
+    }
+
+    /// `isCanonical(for:)` with the attribute's type already read (`EntitySlots.attributeTypes`).
+    @inline(__always)
+    func isCanonical(for type: AttributeType, _ attribute: AttributeDescription) -> Bool {
+        switch (self, type) {
         case (.null, _), (.int16, .integer16), (.int32, .integer32), (.int64, .integer64),
              (.double, .double), (.float, .float), (.bool, .boolean), (.decimal, .decimal),
              (.date, .date), (.string, .string), (.data, .binaryData), (.uuid, .uuid),

@@ -226,9 +226,9 @@ extension SQLiteStore {
         _ value: SlotValue, slot: Int, of entity: EntityDescription, mapping: SQLiteSchema.EntityMapping,
         to statement: SQLiteStatement, at index: inout Int32, map: PermanentIDs, id: ManagedObjectID
     ) throws {
-        if let attribute = mapping.slots.attributes[slot] {
+        if let attribute = mapping.slots.attributes[slot], let type = mapping.slots.attributeTypes[slot] {
             do {
-                try bindAttribute(value, attribute, to: statement, at: index)
+                try bindAttribute(value, attribute, type, to: statement, at: index)
             } catch var error as CoreDataError {
                 error.objectID = id
                 error.key = attribute.name
@@ -253,8 +253,8 @@ extension SQLiteStore {
     /// Binds an attribute value straight from its slot for the common types (validation
     /// has checked that the value has the attribute's type), through the general
     /// conversion for the rest.
-    private func bindAttribute(_ value: SlotValue, _ attribute: AttributeDescription, to statement: SQLiteStatement, at index: Int32) throws {
-        switch (value, attribute.attributeType) {
+    private func bindAttribute(_ value: SlotValue, _ attribute: AttributeDescription, _ type: AttributeType, to statement: SQLiteStatement, at index: Int32) throws {
+        switch (value, type) {
         case (.null, _): statement.bind(.null, at: index)
         case (.int64(let number), .integer64): statement.bind(number, at: index)
         case (.int32(let number), .integer32): statement.bind(Int64(number), at: index)
