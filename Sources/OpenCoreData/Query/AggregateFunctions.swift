@@ -7,7 +7,8 @@ import Foundation
 /// - `sum`: `0` for an empty list; the exact integer total when every value is an integer
 ///   (whatever their order; an error when it does not fit 64 bits), a decimal for
 ///   integers and decimals, else a double.
-/// - `average`, `stddev` (population standard deviation): doubles; `nil` when empty.
+/// - `average`, `stddev` (population standard deviation): doubles; `nil` when empty. The
+///   average is the same whatever the order of the values.
 /// - `median`: the middle value of the sorted numbers, or the mean of the two middle
 ///   ones for an even count; `nil` when empty.
 /// - `minimum`, `maximum`: by `ValueComparison.sortOrder` (so strings and dates work
@@ -48,7 +49,16 @@ package enum AggregateFunctions {
     package static func average(_ values: [Any], in context: String) throws -> Any? {
         let numbers = try numbers(values, in: context)
         guard !numbers.isEmpty else { return nil }
-        return numbers.reduce(0.0) { $0 + $1.doubleValue } / Double(numbers.count)
+        // The same in any order, as a to-many's members come in set order in memory and
+        // in row order from SQL: integers summed exactly, other numbers smallest first.
+        var integers: Int128 = 0
+        var integerCount = 0
+        for case .integer(let value) in numbers {
+            integers += Int128(value)
+            integerCount += 1
+        }
+        if integerCount == numbers.count { return Double(integers) / Double(numbers.count) }
+        return numbers.map(\.doubleValue).sorted().reduce(0.0, +) / Double(numbers.count)
     }
 
     package static func minimum(_ values: [Any]) throws -> Any? {

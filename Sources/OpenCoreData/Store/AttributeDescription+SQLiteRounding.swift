@@ -15,12 +15,20 @@ import Foundation
 extension AttributeDescription {
     /// `value` (canonical for this attribute) as the SQLite store stores and reads it.
     func valueAsSQLiteStores(_ value: SlotValue) -> SlotValue {
-        switch (attributeType, value) {
-        case (.double, .double(let number)) where number == 0: return .double(0.0)
-        case (.float, .float(let number)) where number == 0: return .float(0)
-        case (.date, .date(let date)) where date.timeIntervalSinceReferenceDate == 0: return .date(Date(timeIntervalSinceReferenceDate: 0))
-        case (.decimal, .decimal(let number)): return .decimal(Self.decimalAsSQLiteStores(number) ?? number)
-        default: return value
+        Self.rounded(value) ?? value
+    }
+
+    /// The value the store gives back for `value`, or nil when it is `value` itself.
+    fileprivate static func rounded(_ value: SlotValue) -> SlotValue? {
+        switch value {
+        case .double(let number) where number == 0 && number.sign == .minus: return .double(0.0)
+        case .float(let number) where number == 0 && number.sign == .minus: return .float(0)
+        case .date(let date) where date.timeIntervalSinceReferenceDate == 0 && date.timeIntervalSinceReferenceDate.sign == .minus:
+            return .date(Date(timeIntervalSinceReferenceDate: 0))
+        case .decimal(let number):
+            guard let stored = decimalAsSQLiteStores(number), stored != number else { return nil }
+            return .decimal(stored)
+        default: return nil
         }
     }
 
@@ -37,5 +45,22 @@ extension AttributeDescription {
             return Decimal(whole)
         }
         return ExactNumber.double(real).decimal
+    }
+}
+
+extension ContiguousArray where Element == SlotValue {
+    /// Rounds the attribute values of an object of `slots`' entity as the SQLite store
+    /// stores them (`AttributeDescription.valueAsSQLiteStores(_:)`). Only the values of
+    /// numeric and date attributes are looked at, and only values that change are written,
+    /// so an array with nothing to round is not copied.
+    mutating func roundAsSQLiteStores(_ slots: EntitySlots) {
+        for slot in slots.attributeSlots {
+            switch slots.attributeTypes[slot] {
+            case .double?, .float?, .date?, .decimal?:
+                if let stored = AttributeDescription.rounded(self[slot]) { self[slot] = stored }
+            default:
+                continue
+            }
+        }
     }
 }

@@ -252,9 +252,9 @@ final class InMemoryStore: StoreBackend {
         for slot in slots.toOneSlots {
             if let related = values[slot].objectID, let permanent = map[related] { values[slot] = .object(permanent) }
         }
+        values.roundAsSQLiteStores(slots)
         for slot in slots.attributeSlots {
             guard let attribute = slots.attributes[slot] else { continue }
-            values[slot] = attribute.valueAsSQLiteStores(values[slot])
             guard attribute.attributeType == .transformable, !values[slot].isNull else { continue }
             do {
                 values[slot] = SlotValue(try attribute.reverseTransformedValue(attribute.transformedData(values[slot].any)))

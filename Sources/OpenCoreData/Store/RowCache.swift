@@ -67,12 +67,10 @@ struct RowCache {
     private mutating func store(_ row: SaveRequest.Row, version: Int64, map: PermanentIDs, refersToObjects: Bool) {
         let slots = row.id.entity.slots
         var values = row.values
-        for slot in slots.unstoredSlots { values[slot] = .null }
+        for slot in slots.unstoredSlots where !values[slot].isNull { values[slot] = .null }
         // As the store reads them back (a decimal rounded to a double), so that a read
         // from the cache answers as a read from the store.
-        for slot in slots.attributeSlots {
-            if let attribute = slots.attributes[slot] { values[slot] = attribute.valueAsSQLiteStores(values[slot]) }
-        }
+        values.roundAsSQLiteStores(slots)
         if refersToObjects {
             for slot in slots.toOneSlots {
                 if let related = values[slot].objectID, let permanent = map[related] { values[slot] = .object(permanent) }

@@ -48,21 +48,27 @@ struct SQLiteMetadata {
         guard try statement.step(), !statement.isNull(1) else {
             throw CoreDataError(.storeCorrupt, "The store at \(path) has an empty Z_METADATA table.")
         }
-        let plistData = statement.data(1)
-        guard let plist = try? PropertyListSerialization.propertyList(from: plistData, options: [], format: nil) as? [String: Any],
-              let uuid = plist["NSStoreUUID"] as? String,
-              let hashes = plist["NSStoreModelVersionHashes"] as? [String: Any] else {
-            throw CoreDataError(.storeCorrupt, "The store metadata at \(path) is not a readable property list with NSStoreUUID and NSStoreModelVersionHashes.")
+        let plist: StoredPlist
+        do {
+            plist = try PropertyListDecoder().decode(StoredPlist.self, from: statement.data(1))
+        } catch {
+            throw CoreDataError(.storeCorrupt, "The store metadata at \(path) is not a readable property list with NSStoreUUID and NSStoreModelVersionHashes (one data value per entity).")
         }
-        var versionHashes: [String: Data] = [:]
-        for (name, value) in hashes {
-            guard let data = value as? Data else {
-                throw CoreDataError(.storeCorrupt, "The store metadata at \(path) has a malformed version hash for entity '\(name)'.")
-            }
-            versionHashes[name] = data
+        return SQLiteMetadata(uuid: plist.uuid, versionHashes: plist.versionHashes,
+                              versionIdentifiers: plist.versionIdentifiers ?? [])
+    }
+
+    /// The keys `read(from:)` needs, decoded without bridging (other keys are ignored).
+    private struct StoredPlist: Decodable {
+        let uuid: String
+        let versionHashes: [String: Data]
+        let versionIdentifiers: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case uuid = "NSStoreUUID"
+            case versionHashes = "NSStoreModelVersionHashes"
+            case versionIdentifiers = "NSStoreModelVersionIdentifiers"
         }
-        return SQLiteMetadata(uuid: uuid, versionHashes: versionHashes,
-                              versionIdentifiers: plist["NSStoreModelVersionIdentifiers"] as? [String] ?? [])
     }
 
     private init(uuid: String, versionHashes: [String: Data], versionIdentifiers: [String]) {
