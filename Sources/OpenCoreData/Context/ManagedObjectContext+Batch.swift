@@ -63,33 +63,17 @@ extension ManagedObjectContext {
         for id in updatedIDs {
             guard let object = registeredObject(for: id) else { continue }
             if object.faulted {
-                object.committed = nil
+                object.forgetStoreSnapshot()
             } else {
                 refresh(object, mergeChanges: true)
             }
         }
         guard !deletedIDs.isEmpty else { return }
         for id in deletedIDs {
-            guard let object = registeredObject(for: id) else { continue }
-            inserted.remove(object)
-            updated.remove(object)
-            deleted.remove(object)
-            object.isPendingDelete = false
-            object.changedSlots.removeAll()
-            object.extras?.toMany.removeAll()
-            object.becomeInaccessible()
-            unregister(id)
-            object.context = nil
+            registeredObject(for: id)?.becomeDeletedElsewhere()
         }
-        for reference in registry.values {
-            let object = reference.takeUnretainedValue()
-            guard !object.faulted else { continue }
-            for slot in object.slots.toOneSlots {
-                if let target = object.values[slot].objectID, deletedIDs.contains(target) { object.values[slot] = .null }
-            }
-            for (slot, related) in object.toMany where related.ordered.contains(where: deletedIDs.contains) {
-                object.toMany[slot] = RelatedObjects(related.ordered.filter { !deletedIDs.contains($0) })
-            }
+        for reference in Array(registry.values) {
+            reference.takeUnretainedValue().dropReferences(to: deletedIDs)
         }
     }
 }

@@ -4,13 +4,36 @@ extension ManagedObjectContext {
     // MARK: - Pending changes
 
     /// Objects inserted since the last save.
-    public var insertedObjects: Set<ManagedObject> { inserted }
+    public var insertedObjects: Set<ManagedObject> { Set(pendingInserts) }
     /// Objects changed since the last save (not inserted or deleted ones).
-    public var updatedObjects: Set<ManagedObject> { updated }
+    public var updatedObjects: Set<ManagedObject> { Set(pendingUpdates) }
     /// Objects deleted since the last save.
-    public var deletedObjects: Set<ManagedObject> { deleted }
+    public var deletedObjects: Set<ManagedObject> { Set(pendingDeletions) }
     /// Whether there is anything to save.
-    public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
+    public var hasChanges: Bool {
+        pendingObjects.contains { $0.context === self && ($0.lifecycle == .inserted || $0.lifecycle == .deleted || $0.isUpdated) }
+    }
+
+    /// The objects the next save inserts, in insertion order.
+    var pendingInserts: [ManagedObject] { pendingObjects.filter { $0.context === self && $0.lifecycle == .inserted } }
+    /// The objects the next save updates.
+    var pendingUpdates: [ManagedObject] { pendingObjects.filter { $0.context === self && $0.isUpdated } }
+    /// The objects the next save deletes.
+    var pendingDeletions: [ManagedObject] { pendingObjects.filter { $0.context === self && $0.lifecycle == .deleted } }
+
+    /// Drops objects without pending changes from `pendingObjects`: those that left the
+    /// context, and those clean again and not touched in the open event (a later change
+    /// in the event would not list them again). The one place that forgets change state.
+    func compactPendingObjects() {
+        pendingObjects.removeAll { object in
+            guard object.context === self, object.hasPendingChange || object.eventNumber == eventNumber else {
+                object.unlist()
+                return true
+            }
+            return false
+        }
+        compactionThreshold = max(4096, pendingObjects.count * 2)
+    }
 
     /// Registers a new object; it is saved by the next `save()`.
     public func insert(_ object: ManagedObject) {
@@ -18,14 +41,7 @@ extension ManagedObjectContext {
             preconditionFailure("ManagedObjectContext: \(object.entity.name) \(object.objectID) already belongs to another context.")
         }
         guard !object.isPendingInsert else { return }
-        if object.values.isEmpty {
-            object.values = object.slots.defaultValues
-            object.slotsToValidate = object.slots.defaultsToValidate
-        }
-        object.isPendingInsert = true
-        register(object)
-        inserted.insert(object)
-        insertionOrder.append(object)
+        object.becomeInserted(into: self)
         object.awakeFromInsert()
     }
 
@@ -33,22 +49,13 @@ extension ManagedObjectContext {
     public func delete(_ object: ManagedObject) {
         precondition(object.context === self, "ManagedObjectContext: cannot delete \(object.entity.name) \(object.objectID): it belongs to another context.")
         guard !object.isPendingDelete else { return }
-        object.willAccessValues()
-        object.isPendingDelete = true
+        object.becomeDeleted()
         pendingDeletes.append(object)
-        deleted.insert(object)
-        updated.remove(object)
-    }
-
-    /// Called by objects when a property changes.
-    func objectDidChange(_ object: ManagedObject) {
-        if object.isPendingInsert || object.isPendingDelete { return }
-        updated.insert(object)
     }
 
     /// Applies delete rules to objects deleted since the last call: `prepareForDeletion`,
     /// then cascade, nullify, deny (checked at save) or no action, for each relationship.
-    public func processPendingChanges() {
+    func applyPendingDeleteRules() {
         var index = 0
         while index < pendingDeletes.count {
             let object = pendingDeletes[index]
@@ -83,50 +90,34 @@ extension ManagedObjectContext {
                 continue
             }
         }
-        if deletedObject.isPendingInsert {
-            // Never saved: it simply disappears.
-            deletedObject.isPendingInsert = false
-            inserted.remove(deletedObject)
-            deleted.remove(deletedObject)
-        }
     }
 
     // MARK: - Discarding changes
 
     /// Discards every unsaved change: inserted objects leave, deleted and changed ones
     /// return to the values saved in the store.
+    ///
+    /// The objects reload through the coordinator's row cache, which reads the store
+    /// again when its rows may be stale (after a merge conflict, say): values kept here
+    /// could be older than the store and would conflict at every later save.
     public func rollback() {
         pendingDeletes.removeAll()
-        for object in inserted {
-            object.isPendingInsert = false
-            unregister(object.objectID)
-            object.context = nil
+        for object in pendingObjects where object.context === self && object.hasPendingChange {
+            object.rollBack()
         }
-        // The objects reload through the coordinator's row cache, which reads the store
-        // again when its rows may be stale (after a merge conflict, say): values kept
-        // here could be older than the store and would conflict at every later save.
-        for object in updated.union(deleted) {
-            object.isPendingDelete = false
-            object.turnIntoFault(keepingSnapshot: false)
-        }
-        inserted.removeAll()
-        insertionOrder.removeAll()
-        updated.removeAll()
-        deleted.removeAll()
+        compactPendingObjects()
     }
 
     /// Forgets every object: registered objects become unusable, pending changes are lost.
     public func reset() {
         pendingDeletes.removeAll()
         unreadRelationships.removeAll()
-        for reference in registry.values { reference.takeUnretainedValue().context = nil }
-        registry.removeAll()
+        _ = ledger.close()
+        for reference in Array(registry.values) { reference.takeUnretainedValue().detach() }
         classCache = ContextClassCache()
         lastInsertedEntity = nil
-        inserted.removeAll()
-        insertionOrder.removeAll()
-        updated.removeAll()
-        deleted.removeAll()
+        compactPendingObjects()
+        endEvent(with: ChangeSet(invalidatedAll: true))
     }
 
     /// Reloads `object` from the store on next access. With `mergeChanges` its unsaved
@@ -135,34 +126,6 @@ extension ManagedObjectContext {
     /// given), replayed on the store's current members: another writer's members survive.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard object.context === self, !object.isPendingInsert, !object.faulted else { return }
-        let changes = mergeChanges ? object.changedSlots.map { ($0, object.values[$0]) } : []
-        let changedToMany = mergeChanges
-            ? object.toMany.filter { object.changedSlots.contains($0.key) }.map { ($0.key, $0.value, object.toManyBase[$0.key] ?? RelatedObjects()) }
-            : []
-        if !mergeChanges { updated.remove(object) }
-        object.turnIntoFault(keepingSnapshot: false)
-        guard mergeChanges, !changes.isEmpty else { return }
-        object.willAccessValues()
-        for (slot, value) in changes {
-            object.values[slot] = value
-            object.changedSlots.insert(slot)
-            if let attribute = object.slots.attributes[slot], !value.isCanonical(for: attribute) || value.isNaN {
-                object.setNeedsValidation(true, slot: slot)
-            }
-        }
-        for (slot, current, base) in changedToMany {
-            let stored = object.relatedObjectIDs(atSlot: slot)
-            object.toManyBase[slot] = stored
-            object.toMany[slot] = Self.replaying(current, since: base, on: stored)
-        }
-    }
-
-    /// `current`'s edits since `base` (members added, removed, the order given) applied to
-    /// `stored`: the context's order of its members still in the store or added by it,
-    /// then the members others added.
-    static func replaying(_ current: RelatedObjects, since base: RelatedObjects, on stored: RelatedObjects) -> RelatedObjects {
-        let kept = current.ordered.filter { stored.contains($0) || !base.contains($0) }
-        let theirs = stored.ordered.filter { !current.contains($0) && !base.contains($0) }
-        return RelatedObjects(kept + theirs)
+        object.refresh(mergeChanges: mergeChanges)
     }
 }

@@ -117,15 +117,13 @@ extension ManagedObjectContext {
             let object = existing.takeUnretainedValue()
             // A fault takes the row just read: it may be newer than a snapshot the fault
             // kept (after a rollback), and older values would only conflict at save.
-            if object.faulted, let snapshot { object.committed = snapshot }
+            object.takeStoreSnapshot(snapshot)
             return object
         }
         let entity = id.entity
         let object = objectClass(for: entity).init(entity: entity, insertInto: nil)
-        object.objectID = id
-        object.committed = snapshot
-        object.faulted = true
-        register(object)
+        object.becomeFault(for: id, snapshot: snapshot)
+        object.attach(to: self)
         return object
     }
 

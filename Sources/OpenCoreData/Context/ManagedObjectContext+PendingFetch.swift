@@ -36,9 +36,10 @@ struct PendingFetch {
     /// The unsaved changes of `context` to `query`'s entities; nil when there are none.
     init?(_ query: StoreFetch, in context: ManagedObjectContext) {
         let fetched = { (object: ManagedObject) in query.entityNumbers.contains(object.entity.slots.number) }
-        updated = context.updated.filter(fetched)
-        deleted = context.deleted.filter(fetched)
-        inserted = context.inserted.filter { fetched($0) && !$0.isPendingDelete }
+        let changes = PendingChanges(context)
+        updated = Set(changes.updated.filter(fetched))
+        deleted = changes.deleted.filter(fetched)
+        inserted = changes.inserted.filter(fetched)
         guard !updated.isEmpty || !deleted.isEmpty || !inserted.isEmpty else { return nil }
         self.query = query
     }

@@ -28,19 +28,20 @@ extension ManagedObjectContext {
     public func save() throws {
         processPendingChanges()
         guard hasChanges else { return }
-        for objects in [inserted, updated, deleted] {
-            for object in objects { object.willSave() }
+        for object in pendingObjects where object.context === self && object.lifecycle != .discarded && object.hasPendingChange {
+            object.willSave()
         }
         processPendingChanges()
-        try validatePendingChanges()
-        let (request, insertedObjects) = makeSaveRequest()
+        let changes = PendingChanges(self)
+        try validate(changes)
+        let request = makeSaveRequest(changes)
         let permanentIDs: PermanentIDs
         do {
             permanentIDs = try coordinator.save(request)
         } catch let store as StoreConflicts {
             throw mergeConflictError(store.conflicts)
         } catch var incomplete as IncompleteSave {
-            didSaveIncompletely(incomplete, insertedObjects: insertedObjects, refersToObjects: request.refersToObjects)
+            didSaveIncompletely(incomplete, changes, refersToObjects: request.refersToObjects)
             if !incomplete.conflicts.isEmpty {
                 let conflict = mergeConflictError(incomplete.conflicts)
                 incomplete.error.underlyingErrors = [conflict]
@@ -48,48 +49,41 @@ extension ManagedObjectContext {
             }
             throw incomplete.error
         }
-        didSave(insertedObjects, permanentIDs: permanentIDs, refersToObjects: request.refersToObjects)
+        didSave(changes, permanentIDs: permanentIDs, refersToObjects: request.refersToObjects)
     }
 
-    private func validatePendingChanges() throws {
+    private func validate(_ changes: PendingChanges) throws {
         var errors: [CoreDataError] = []
         func collect(_ check: () throws -> Void) {
             do { try check() } catch let error as CoreDataError { errors.append(error) } catch {
                 errors.append(CoreDataError(.validationGeneric, "\(error)"))
             }
         }
-        for object in inserted { collect(object.validateForInsert) }
-        for object in updated { collect(object.validateForUpdate) }
-        for object in deleted { collect(object.validateForDelete) }
+        for object in changes.inserted { collect(object.validateForInsert) }
+        for object in changes.updated { collect(object.validateForUpdate) }
+        for object in changes.deleted { collect(object.validateForDelete) }
         errors += unreadRelationshipErrors()
-        errors += externalRelationshipErrors()
+        errors += externalRelationshipErrors(changes)
         try CoreDataError.throwCombined(errors)
     }
 
-    /// The request, and the inserted objects in the order of its `inserts`.
-    private func makeSaveRequest() -> (SaveRequest, [ManagedObject]) {
+    /// The request for `changes` (inserts in insertion order, so primary keys follow it).
+    private func makeSaveRequest(_ changes: PendingChanges) -> SaveRequest {
         var request = SaveRequest()
-        // In insertion order, so primary keys follow the order objects were inserted in.
-        var order = insertionOrder.filter { $0.isPendingInsert && $0.context === self }
-        if order.count != inserted.count {
-            // An object was inserted, deleted and inserted again: keep its first place only.
-            var seen = Set<ObjectIdentifier>()
-            order = order.filter { seen.insert(ObjectIdentifier($0)).inserted }
-        }
-        request.inserts.reserveCapacity(order.count)
-        for object in order {
+        request.inserts.reserveCapacity(changes.inserted.count)
+        for object in changes.inserted {
             request.inserts.append(row(for: object, allSlots: true))
             appendToManyChanges(of: object, into: &request, all: true)
         }
-        for object in updated {
+        for object in changes.updated {
             request.updates.append(row(for: object, allSlots: false))
             appendToManyChanges(of: object, into: &request, all: false)
         }
-        request.deletes = deleted.map { SaveRequest.Deletion(id: $0.objectID, version: $0.committed?.version ?? 0) }
+        request.deletes = changes.deleted.map { SaveRequest.Deletion(id: $0.objectID, version: $0.committed?.version ?? 0) }
         request.refersToObjects = !request.toManyChanges.isEmpty
-            || order.contains { !$0.slots.toOneSlots.isEmpty }
-            || updated.contains { !$0.slots.toOneSlots.isEmpty }
-        return (request, order)
+            || changes.inserted.contains { !$0.slots.toOneSlots.isEmpty }
+            || changes.updated.contains { !$0.slots.toOneSlots.isEmpty }
+        return request
     }
 
     private func row(for object: ManagedObject, allSlots: Bool) -> SaveRequest.Row {
@@ -106,56 +100,21 @@ extension ManagedObjectContext {
         }
     }
 
-    /// After a successful write: permanent IDs, new committed values, clean state.
-    func didSave(_ insertedObjects: [ManagedObject], permanentIDs: PermanentIDs, refersToObjects: Bool) {
-        for (object, permanent) in zip(insertedObjects, permanentIDs.permanent) where object.objectID != permanent {
-            rekey(object, to: permanent)
-        }
-        let updatedObjects = Array(updated)
+    /// After a successful write of `changes`: permanent IDs, new committed values, clean
+    /// state.
+    func didSave(_ changes: PendingChanges, permanentIDs: PermanentIDs, refersToObjects: Bool) {
+        for (object, permanent) in zip(changes.inserted, permanentIDs.permanent) { object.rekey(to: permanent) }
         if refersToObjects {
-            remapRelationships(in: insertedObjects, permanentIDs)
-            remapRelationships(in: updatedObjects, permanentIDs)
+            for object in changes.inserted { object.remapRelationships(permanentIDs) }
+            for object in changes.updated { object.remapRelationships(permanentIDs) }
         }
-        for object in insertedObjects {
-            object.committed = RowSnapshot(values: object.values, version: 1)
-            object.changedSlots.removeAll()
-            object.extras?.toManyBase.removeAll()
-            object.isPendingInsert = false
-        }
-        for object in updatedObjects {
-            object.committed = RowSnapshot(values: object.values, version: (object.committed?.version ?? 0) + 1)
-            object.changedSlots.removeAll()
-            object.extras?.toManyBase.removeAll()
-        }
-        let deletedObjects = deleted
-        for object in deletedObjects {
-            unregister(object.objectID)
-            object.isPendingDelete = false
-            object.context = nil
-        }
-        inserted.removeAll()
-        insertionOrder.removeAll()
-        updated.removeAll()
-        deleted.removeAll()
-        for object in insertedObjects { object.didSave() }
-        for object in updatedObjects { object.didSave() }
-        for object in deletedObjects { object.didSave() }
-    }
-
-    /// Gives a registered object a new ID (temporary → permanent).
-    private func rekey(_ object: ManagedObject, to permanent: ManagedObjectID) {
-        if let reference = registry.removeValue(forKey: object.objectID) { registry[permanent] = reference }
-        object.objectID = permanent
-    }
-
-    /// Replaces temporary IDs in the relationship values of `objects`.
-    private func remapRelationships(in objects: [ManagedObject], _ ids: PermanentIDs) {
-        for object in objects where !object.faulted {
-            for slot in object.slots.toOneSlots {
-                if let id = object.values[slot].objectID, let permanent = ids[id] { object.values[slot] = .object(permanent) }
-            }
-            for slot in object.toMany.keys { object.toMany[slot]!.remap(ids) }
-        }
+        for object in changes.inserted { object.didCommit(version: 1) }
+        for object in changes.updated { object.didCommit(version: (object.committed?.version ?? 0) + 1) }
+        for object in changes.deleted + changes.discarded { object.didCommitDeletion() }
+        compactPendingObjects()
+        for object in changes.inserted { object.didSave() }
+        for object in changes.updated { object.didSave() }
+        for object in changes.deleted { object.didSave() }
     }
 
     /// Gives `objects` permanent IDs now, before they are saved (so their IDs can be
@@ -171,7 +130,7 @@ extension ManagedObjectContext {
     func adoptPermanentIDs(_ map: [ManagedObjectID: ManagedObjectID], for needing: [ManagedObject]) {
         let temporary = needing.map(\.objectID)
         let ids = PermanentIDs(temporary: temporary, permanent: temporary.map { map[$0] ?? $0 }, needsLookup: true)
-        for (object, permanent) in zip(needing, ids.permanent) { rekey(object, to: permanent) }
-        remapRelationships(in: Array(inserted) + Array(updated), ids)
+        for (object, permanent) in zip(needing, ids.permanent) { object.rekey(to: permanent) }
+        for object in pendingObjects where object.context === self { object.remapRelationships(ids) }
     }
 }

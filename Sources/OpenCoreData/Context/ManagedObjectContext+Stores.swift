@@ -31,7 +31,7 @@ extension ManagedObjectContext {
     /// whose changed relationships reach an object of another store (or of a store this
     /// coordinator does not have): relationships cannot cross stores. Checked with the
     /// other validation errors, before anything is written.
-    func externalRelationshipErrors() -> [CoreDataError] {
+    func externalRelationshipErrors(_ changes: PendingChanges) -> [CoreDataError] {
         let coordinator = coordinator
         return coordinator.lock.withLock {
             // One store holding every entity: only saved objects of other stores are outsiders.
@@ -60,31 +60,20 @@ extension ManagedObjectContext {
                         objectID: object.objectID, key: relationship.name))
                 }
             }
-            for object in inserted {
+            for object in changes.inserted {
                 check(object, slots: object.slots.toOneSlots)
                 check(object, slots: object.slots.toManySlots)
             }
-            for object in updated { check(object, slots: object.changedSlots) }
+            for object in changes.updated { check(object, slots: object.changedSlots) }
             return errors
         }
     }
 
     /// After a save that committed to some stores only: their objects become saved, as
     /// after a full save; the objects of the other stores keep their changes.
-    func didSaveIncompletely(_ incomplete: IncompleteSave, insertedObjects: [ManagedObject], refersToObjects: Bool) {
+    func didSaveIncompletely(_ incomplete: IncompleteSave, _ changes: PendingChanges, refersToObjects: Bool) {
         let committedInserts = Set(incomplete.permanentIDs.temporary)
-        let saved = insertedObjects.filter { committedInserts.contains($0.objectID) }
-        let keptInserted = inserted.filter { !committedInserts.contains($0.objectID) }
-        let keptOrder = insertionOrder.filter { keptInserted.contains($0) }
-        let keptUpdated = updated.filter { !incomplete.savedIDs.contains($0.objectID) }
-        let keptDeleted = deleted.filter { !incomplete.savedIDs.contains($0.objectID) }
-        inserted.subtract(keptInserted)
-        updated.subtract(keptUpdated)
-        deleted.subtract(keptDeleted)
+        let saved = changes.filter { committedInserts.contains($0.objectID) || incomplete.savedIDs.contains($0.objectID) }
         didSave(saved, permanentIDs: incomplete.permanentIDs, refersToObjects: refersToObjects)
-        inserted = keptInserted
-        insertionOrder = keptOrder
-        updated = keptUpdated
-        deleted = keptDeleted
     }
 }

@@ -50,12 +50,22 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// themselves in `deinit`). Keyed by the 16-byte ID itself, whose store number and
     /// entity serial keep apart rows of several stores and models sharing a primary key.
     @exclusivity(unchecked) var registry: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
-    @exclusivity(unchecked) var inserted: Set<ManagedObject> = []
-    /// Inserted objects in insertion order (may still list objects since deleted or
-    /// rolled back: filter by `isPendingInsert`).
-    @exclusivity(unchecked) var insertionOrder: [ManagedObject] = []
-    @exclusivity(unchecked) var updated: Set<ManagedObject> = []
-    @exclusivity(unchecked) var deleted: Set<ManagedObject> = []
+    /// Objects that may have pending changes, retained, in the order of their first
+    /// change (so inserted objects are in insertion order). `insertedObjects`,
+    /// `updatedObjects` and `deletedObjects` are read from their state; objects that
+    /// turned clean or left are dropped by `compactPendingObjects()`.
+    @exclusivity(unchecked) var pendingObjects: [ManagedObject] = []
+    /// `pendingObjects`' length at which the next event end drops its clean objects.
+    @exclusivity(unchecked) var compactionThreshold = 4096
+    /// The open event's number (see `ManagedObject.eventNumber`); never 0.
+    @exclusivity(unchecked) var eventNumber: UInt32 = 1
+    /// The open event's record of touched objects.
+    @exclusivity(unchecked) var ledger = ChangeLedger()
+    /// Whether an end of the open event is already scheduled on the queue.
+    @exclusivity(unchecked) var isEventEndScheduled = false
+    /// Who receives each closed event's `ChangeSet` (undo, notifications, controllers).
+    @exclusivity(unchecked) var changeConsumers: [(id: Int, receive: (ChangeSet) -> Void)] = []
+    @exclusivity(unchecked) var nextConsumerID = 0
     /// Deleted objects whose delete rules have not run yet.
     @exclusivity(unchecked) var pendingDeletes: [ManagedObject] = []
     /// To-many relationships whose members could not be read from the store (an I/O
@@ -80,8 +90,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     deinit {
-        for reference in registry.values { reference.takeUnretainedValue().context = nil }
-        registry.removeAll()
+        for reference in Array(registry.values) { reference.takeUnretainedValue().detach() }
     }
 
     // MARK: - Running on the context's queue
@@ -125,11 +134,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The registered object with `id`, or nil (never fetches).
     public func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
         registry[id]?.takeUnretainedValue()
-    }
-
-    func register(_ object: ManagedObject) {
-        object.context = self
-        registry[object.objectID] = Unmanaged.passUnretained(object)
     }
 
     func unregister(_ id: ManagedObjectID) {

@@ -25,6 +25,7 @@ extension ManagedObject {
     /// The row behind this fault was deleted elsewhere: read as deleted, with empty values
     /// (Core Data's `shouldDeleteInaccessibleFaults`).
     func becomeInaccessible() {
+        willChange()
         isInaccessible = true
         values = SlotValues(repeating: .null, count: slots!.properties.count)
         faulted = false

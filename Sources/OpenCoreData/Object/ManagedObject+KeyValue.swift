@@ -108,6 +108,7 @@ extension ManagedObject {
         let slot = slot(forKey: key)
         if let relationship = slots!.relationships[slot] {
             willAccessValues()
+            willChange()
             if relationship.isToMany, let objects = Self.relatedObjects(in: value) {
                 values[slot] = .null
                 _ = relatedObjectIDs(atSlot: slot)
@@ -116,7 +117,7 @@ extension ManagedObject {
             } else {
                 values[slot] = (value as? ManagedObject).map { .object($0.objectID) } ?? SlotValue(value)
             }
-            didChange(slot: slot)
+            changedSlots.insert(slot)
         } else {
             setAttribute(value, atSlot: slot)
         }
@@ -136,22 +137,12 @@ extension ManagedObject {
     @inline(__always)
     func setAttribute(_ value: SlotValue, atSlot slot: Int, isValid: Bool) {
         willAccessValues()
+        // Every slot of a new object is written anyway: no comparison needed.
+        if !isPendingInsert && values[slot] == value { return }
+        willChange()
         setNeedsValidation(!isValid, slot: slot)
-        if isPendingInsert {
-            // Every slot of a new object is written anyway: no comparison needed.
-            values[slot] = value
-            changedSlots.insert(slot)
-            return
-        }
-        if values[slot] == value { return }
         values[slot] = value
-        didChange(slot: slot)
-    }
-
-    /// Records a change to `slot` and tells the context.
-    func didChange(slot: Int) {
         changedSlots.insert(slot)
-        context?.objectDidChange(self)
     }
 
     // MARK: - Changes

@@ -33,14 +33,20 @@ extension ManagedObject {
             guard let objects = Self.relatedObjects(in: value), objects.allSatisfy({ fits($0, relationship) }) else {
                 return keepInvalid(value, atSlot: slot)
             }
-            values[slot] = .null
+            if !values[slot].isNull {
+                willChange()
+                values[slot] = .null
+            }
             replaceToMany(atSlot: slot, relationship, with: objects)
         } else {
             guard value == nil || (value as? ManagedObject).map({ fits($0, relationship) }) == true else {
                 setToOne(nil, atSlot: slot, relationship)
                 return keepInvalid(value, atSlot: slot)
             }
-            if !values[slot].isNull, values[slot].objectID == nil { values[slot] = .null }
+            if !values[slot].isNull, values[slot].objectID == nil {
+                willChange()
+                values[slot] = .null
+            }
             setToOne(value as? ManagedObject, atSlot: slot, relationship)
         }
     }
@@ -62,8 +68,9 @@ extension ManagedObject {
 
     /// Keeps a value a relationship cannot hold in its slot, for `save()` to report.
     private func keepInvalid(_ value: Any?, atSlot slot: Int) {
+        willChange()
         values[slot] = SlotValue(value)
-        didChange(slot: slot)
+        changedSlots.insert(slot)
     }
 
     func setToOne(_ newObject: ManagedObject?, atSlot slot: Int, _ relationship: RelationshipDescription) {
@@ -96,7 +103,7 @@ extension ManagedObject {
         guard !relatedObjectIDs(atSlot: slot).contains(object.objectID) else { return }
         willChangeToMany(atSlot: slot)
         toMany[slot]!.insert(object.objectID, at: index)
-        didChange(slot: slot)
+        changedSlots.insert(slot)
         if let inverse = relationship.inverseRelationship {
             object.link(self, via: inverse, inverseOf: relationship)
         }
@@ -107,7 +114,7 @@ extension ManagedObject {
         guard relatedObjectIDs(atSlot: slot).contains(object.objectID) else { return }
         willChangeToMany(atSlot: slot)
         toMany[slot]!.remove(object.objectID)
-        didChange(slot: slot)
+        changedSlots.insert(slot)
         if let inverse = relationship.inverseRelationship { object.primitiveUnlink(self, via: inverse) }
     }
 
@@ -115,7 +122,7 @@ extension ManagedObject {
         guard relatedObjectIDs(atSlot: slot).ordered != order else { return }
         willChangeToMany(atSlot: slot)
         toMany[slot] = RelatedObjects(order)
-        didChange(slot: slot)
+        changedSlots.insert(slot)
     }
 
     // MARK: - One side only (the inverse half of a change)
@@ -128,7 +135,7 @@ extension ManagedObject {
             guard !relatedObjectIDs(atSlot: slot).contains(other.objectID) else { return }
             willChangeToMany(atSlot: slot)
             toMany[slot]!.insert(other.objectID)
-            didChange(slot: slot)
+            changedSlots.insert(slot)
         } else {
             let previousID = toOneID(atSlot: slot)
             guard previousID != other.objectID else { return }
@@ -146,7 +153,7 @@ extension ManagedObject {
             guard relatedObjectIDs(atSlot: slot).contains(other.objectID) else { return }
             willChangeToMany(atSlot: slot)
             toMany[slot]!.remove(other.objectID)
-            didChange(slot: slot)
+            changedSlots.insert(slot)
         } else if toOneID(atSlot: slot) == other.objectID {
             primitiveSetToOne(nil, atSlot: slot)
         }
@@ -155,13 +162,15 @@ extension ManagedObject {
     /// Keeps the members a to-many relationship had when read, before its first change
     /// (a new object's have none to keep).
     func willChangeToMany(atSlot slot: Int) {
+        willChange()
         if !isPendingInsert, toManyBase[slot] == nil { toManyBase[slot] = toMany[slot] ?? RelatedObjects() }
     }
 
     func primitiveSetToOne(_ id: ManagedObjectID?, atSlot slot: Int) {
         willAccessValues()
+        willChange()
         values[slot] = id.map(SlotValue.object) ?? .null
-        didChange(slot: slot)
+        changedSlots.insert(slot)
     }
 
     private func checkRelatable(_ object: ManagedObject, _ relationship: RelationshipDescription) {

@@ -39,9 +39,13 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var faulted: Bool
     /// Set when the row behind a fault turned out to be deleted by someone else.
     @exclusivity(unchecked) var isInaccessible = false
-    /// Lifecycle flags maintained by the context.
-    @exclusivity(unchecked) var isPendingInsert = false
-    @exclusivity(unchecked) var isPendingDelete = false
+    /// Where the object is between saves (see `Lifecycle`).
+    @exclusivity(unchecked) var lifecycle = Lifecycle.saved
+    /// Whether the context lists the object among those that may have pending changes.
+    @exclusivity(unchecked) var isListed = false
+    /// The context's event in which the object was last touched: equal to the context's
+    /// current event number when the open ledger already holds its snapshot.
+    @exclusivity(unchecked) var eventNumber: UInt32 = 0
 
     /// Creates a new object of `entity` and inserts it into `context`, as
     /// `EntityDescription.insertNewObject(forEntityName:into:)` does. With a nil context
@@ -59,6 +63,12 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     }
 
     // MARK: - State
+
+    /// Whether the object will be inserted by the next save.
+    var isPendingInsert: Bool { lifecycle == .inserted }
+    /// Whether the object is deleted (and will be removed by the next save, unless it was
+    /// never saved).
+    var isPendingDelete: Bool { lifecycle == .deleted || lifecycle == .discarded }
 
     /// Whether the object is new in its context and not yet saved.
     public var isInserted: Bool { isPendingInsert }

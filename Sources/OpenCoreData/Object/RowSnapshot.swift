@@ -41,3 +41,14 @@ struct RelatedObjects {
         self = RelatedObjects(ordered.map { map[$0] ?? $0 })
     }
 }
+
+extension RelatedObjects {
+    /// These members' edits since `base` (members added, removed, the order given)
+    /// applied to `stored`: this order of the members still stored or added here, then the
+    /// members others added.
+    func replaying(since base: RelatedObjects, on stored: RelatedObjects) -> RelatedObjects {
+        let kept = ordered.filter { stored.contains($0) || !base.contains($0) }
+        let theirs = stored.ordered.filter { !contains($0) && !base.contains($0) }
+        return RelatedObjects(kept + theirs)
+    }
+}

@@ -259,12 +259,12 @@ extension SaveConflictTests {
     @Test func editsAreReplayedOnTheStoredMembers() {
         let (x, y, m, z) = { let all = ids("x", "y", "m", "z"); return (all[0], all[1], all[2], all[3]) }()
         // Mine: removed y, added m. Theirs: removed x, added z.
-        let merged = ManagedObjectContext.replaying(
-            RelatedObjects([x, m]), since: RelatedObjects([x, y]), on: RelatedObjects([y, z]))
+        let merged = RelatedObjects([x, m]).replaying(
+            since: RelatedObjects([x, y]), on: RelatedObjects([y, z]))
         #expect(merged.ordered == [m, z])
         // A pure reorder keeps the context's order and appends what others added.
-        let reordered = ManagedObjectContext.replaying(
-            RelatedObjects([y, x]), since: RelatedObjects([x, y]), on: RelatedObjects([x, y, z]))
+        let reordered = RelatedObjects([y, x]).replaying(
+            since: RelatedObjects([x, y]), on: RelatedObjects([x, y, z]))
         #expect(reordered.ordered == [y, x, z])
     }
 

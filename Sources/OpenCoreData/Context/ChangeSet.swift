@@ -1,0 +1,81 @@
+/// What one event of a context changed, with the objects' state before it: the record
+/// that undo, change notifications, child contexts and fetched results controllers
+/// consume. `processPendingChanges()` closes each event into one.
+///
+/// An object is listed once: *inserted* when it entered the graph (inserted, or put back),
+/// *deleted* when it left it (deleted, rolled back before its first save, or its row
+/// deleted elsewhere), *invalidated* when its row turned out to be gone, *refreshed* when
+/// it was reloaded from the store, and *updated* — with the properties whose values
+/// differ — when it stayed and changed. Objects touched but unchanged are left out.
+struct ChangeSet {
+    var inserted: [ManagedObject] = []
+    var updated: [ManagedObject] = []
+    var deleted: [ManagedObject] = []
+    var refreshed: [ManagedObject] = []
+    var invalidated: [ManagedObject] = []
+    /// Set by `reset()`: every object of the context is invalid.
+    var invalidatedAll = false
+    /// The slots whose values differ, for each updated object.
+    var changedSlots: [ObjectIdentifier: SlotSet] = [:]
+    /// Each listed object as it was before the event; restoring them undoes it.
+    var snapshots: [(object: ManagedObject, before: ObjectSnapshot)] = []
+
+    var isEmpty: Bool {
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty && !invalidatedAll
+    }
+
+    /// The names of the properties of an updated object whose values changed.
+    func changedKeys(of object: ManagedObject) -> Set<String> {
+        guard let slots = changedSlots[ObjectIdentifier(object)] else { return [] }
+        return Set(slots.map { object.slots.properties[$0].name })
+    }
+}
+
+extension ChangeSet {
+    /// The change set of an event from its touches: each object's snapshot compared with
+    /// the object now.
+    init(touches: [ChangeLedger.Touch], refreshedIDs: Set<ObjectIdentifier>, in context: ManagedObjectContext) {
+        for touch in touches {
+            let object = touch.object
+            let before = touch.before
+            let isLive = object.context === context && object.lifecycle != .deleted && object.lifecycle != .discarded && !object.isInaccessible
+            if !before.isLive && isLive {
+                inserted.append(object)
+            } else if before.isLive && !isLive {
+                if object.isInaccessible && object.context === context { invalidated.append(object) } else { deleted.append(object) }
+            } else if !isLive {
+                continue
+            } else if refreshedIDs.contains(ObjectIdentifier(object)) || (!before.faulted && object.faulted) {
+                refreshed.append(object)
+            } else {
+                let differing = Self.differingSlots(before, object)
+                guard !differing.isEmpty else { continue }
+                updated.append(object)
+                changedSlots[ObjectIdentifier(object)] = differing
+            }
+            snapshots.append((object, before))
+        }
+    }
+
+    /// The slots of a live object whose values differ from `before`. A fault on either
+    /// side has the store's values, which no event of this context changes.
+    private static func differingSlots(_ before: ObjectSnapshot, _ object: ManagedObject) -> SlotSet {
+        var differing = SlotSet()
+        guard !before.faulted, !object.faulted, before.values.count == object.values.count else { return differing }
+        let slots = object.slots!
+        for slot in slots.attributeSlots where before.values[slot] != object.values[slot] { differing.insert(slot) }
+        for slot in slots.toOneSlots where before.values[slot] != object.values[slot] { differing.insert(slot) }
+        for slot in slots.toManySlots {
+            // Written to-many slots hold invalid values in `values`; compare those too.
+            if before.values[slot] != object.values[slot] { differing.insert(slot); continue }
+            guard let now = object.toMany[slot] else { continue }
+            // Not loaded before the event: the members then were those read first, kept as
+            // the base of the first change (or the store's, unchanged, for a new object).
+            let isNew = before.lifecycle == .inserted || before.objectID.isTemporaryID
+            let then = before.toMany[slot] ?? (isNew ? RelatedObjects() : object.toManyBase[slot] ?? now)
+            let isOrdered = slots.relationships[slot]?.isOrdered == true
+            if isOrdered ? then.ordered != now.ordered : then.members != now.members { differing.insert(slot) }
+        }
+        return differing
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+extension ManagedObjectContext {
+    // MARK: - Events
+
+    /// Ends the current event: applies delete rules to objects deleted since the last
+    /// call, then closes the event's record of changes. `save()`, fetches and counts call
+    /// it first; on the context's queue an event also ends by itself once the code that
+    /// began it returns (Core Data ends events from the main run loop, which Linux lacks).
+    public func processPendingChanges() {
+        applyPendingDeleteRules()
+        closeEvent()
+    }
+
+    /// Called at each object's first touch in an event: schedules the event's end on the
+    /// context's queue, once. Off the queue (a private context used without `perform`)
+    /// nothing is scheduled: the caller's next save, fetch or `processPendingChanges()`
+    /// ends the event.
+    func eventDidBegin() {
+        guard !isEventEndScheduled, isOnQueue else { return }
+        isEventEndScheduled = true
+        queue.async { [weak self] in
+            guard let self else { return }
+            isEventEndScheduled = false
+            processPendingChanges()
+        }
+    }
+
+    /// Closes the ledger into a `ChangeSet` for the consumers, and begins the next event.
+    private func closeEvent() {
+        guard !ledger.isEmpty else { return }
+        let (touches, refreshed) = ledger.close()
+        eventNumber &+= 1
+        if eventNumber == 0 {
+            // Wrapped: no object may keep a number that could match a later event.
+            for object in pendingObjects { object.forgetEvents() }
+            for reference in registry.values { reference.takeUnretainedValue().forgetEvents() }
+            eventNumber = 1
+        }
+        if pendingObjects.count >= compactionThreshold { compactPendingObjects() }
+        guard !changeConsumers.isEmpty else { return }
+        endEvent(with: ChangeSet(touches: touches, refreshedIDs: refreshed, in: self))
+    }
+
+    /// Hands a closed event's changes to every consumer.
+    func endEvent(with changes: ChangeSet) {
+        guard !changes.isEmpty else { return }
+        for consumer in changeConsumers { consumer.receive(changes) }
+    }
+
+    // MARK: - Consumers of change sets
+
+    /// Calls `receive` with the `ChangeSet` of every later event, on the context's queue;
+    /// returns a token for `removeChangeConsumer(_:)`. The open event ends first (its
+    /// changes so far were not recorded for anyone).
+    @discardableResult
+    func addChangeConsumer(_ receive: @escaping (ChangeSet) -> Void) -> Int {
+        processPendingChanges()
+        nextConsumerID += 1
+        changeConsumers.append((nextConsumerID, receive))
+        ledger.isRecording = true
+        return nextConsumerID
+    }
+
+    /// Stops delivering change sets to the consumer `token` names.
+    func removeChangeConsumer(_ token: Int) {
+        changeConsumers.removeAll { $0.id == token }
+        ledger.isRecording = !changeConsumers.isEmpty
+    }
+
+    /// Undoes the event `changes` records: each object back as its snapshot was. The
+    /// restoring is itself a change, recorded in the open event.
+    func restore(_ changes: ChangeSet) {
+        for (object, before) in changes.snapshots.reversed() { object.restore(before, in: self) }
+    }
+}
