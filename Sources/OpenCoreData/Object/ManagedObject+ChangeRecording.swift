@@ -84,6 +84,7 @@ extension ManagedObject {
     /// any other becomes a fault again, reloaded from the store when next read.
     func rollBack() {
         willChange()
+        context?.ledger.noteRefreshed(self)
         if lifecycle == .inserted || lifecycle == .discarded {
             lifecycle = .saved
             detach()
