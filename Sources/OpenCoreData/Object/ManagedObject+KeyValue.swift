@@ -12,23 +12,68 @@ extension ManagedObject {
         value(atSlot: slot(forKey: key))
     }
 
-    /// Follows a dotted path through to-one relationships ("parent.title"); a to-many
-    /// step collects the values of every related object into a set.
+    /// The value at a dotted key path, resolved against the model (`ResolvedKeyPath`):
+    /// through to-one relationships ("parent.title"); a to-many step collects the values
+    /// of every related object (a set, an array for an ordered relationship); a collection
+    /// operator applies to the collection so far ("children.@count" is an `Int`,
+    /// "children.@sum.order" reads `order` of each child), as Foundation's KVC does.
+    ///
+    /// An unknown key traps, as in `value(forKey:)`; a path that cannot be followed with
+    /// the values at hand (a key after an attribute, a nil on the way, `@sum` of strings)
+    /// gives nil.
     public func value(forKeyPath keyPath: String) -> Any? {
+        let components = ResolvedKeyPath.components(of: keyPath)
+        guard let path = try? ResolvedKeyPath(components: components, from: entity, keyPath: keyPath) else {
+            trapIfUnknownKey(in: components)
+            return nil
+        }
         var current: Any? = self
-        for component in keyPath.split(separator: ".", omittingEmptySubsequences: false) {
+        for (position, step) in path.steps.enumerated() {
+            let slot: Int
+            switch step {
+            case .attribute(_, let index), .toOne(_, let index), .toMany(_, let index):
+                slot = index
+            case .collectionOperator(let op):
+                guard let base = current, let result = try? CollectionOperators.apply(
+                    op.rawValue, to: base, rest: components[(position + 1)...], keyPath: keyPath
+                ) else { return nil }
+                return Self.kvcValue(result, of: op)
+            }
             switch current {
             case let object as ManagedObject:
-                current = object.value(forKey: String(component))
+                current = object.value(atSlot: slot)
             case let objects as Set<ManagedObject>:
-                current = Set(objects.compactMap { $0.value(forKey: String(component)) as? AnyHashable })
+                current = Set(objects.compactMap { $0.value(atSlot: slot) as? AnyHashable })
             case let objects as [ManagedObject]:
-                current = objects.map { $0.value(forKey: String(component)) as Any }
+                current = objects.map { $0.value(atSlot: slot) as Any }
             default:
                 return nil
             }
         }
         return current
+    }
+
+    /// Traps as `value(forKey:)` does when a key of `components` names no property of
+    /// the entity it is read from (the first prefix of the path that does not resolve).
+    private func trapIfUnknownKey(in components: [String]) {
+        var owner: EntityDescription? = entity
+        for end in components.indices {
+            guard let resolved = try? ResolvedKeyPath(components: Array(components[...end]), from: entity, keyPath: "") else {
+                if let owner, !components[end].hasPrefix("@"), owner.slots.slot(forKey: components[end]) == nil {
+                    Self.unknownKey(components[end], in: owner)
+                }
+                return
+            }
+            owner = resolved.destination
+        }
+    }
+
+    /// A collection operator's result as KVC hands it out: `@count` as an `Int`, a
+    /// collection as a plain array.
+    private static func kvcValue(_ value: Any?, of op: CollectionOperator) -> Any? {
+        if op == .count, let count = value as? Int64 { return Int(count) }
+        if let collection = value as? EvaluatedCollection { return collection.plainValue }
+        return value
     }
 
     /// The value of the property in `slot`, firing the fault if needed.
@@ -183,10 +228,13 @@ extension ManagedObject {
 
     /// The slot of `key`; an unknown key traps, naming the entity and its properties.
     func slot(forKey key: String) -> Int {
-        guard let slot = slots!.slot(forKey: key) else {
-            let known = slots!.properties.map(\.name).sorted().joined(separator: ", ")
-            preconditionFailure("ManagedObject: entity '\(entity.name)' has no property '\(key)'. Known properties: \(known). Fix the key, or add the property to the model.")
-        }
+        guard let slot = slots!.slot(forKey: key) else { Self.unknownKey(key, in: entity) }
         return slot
+    }
+
+    /// Traps for a key `entity` has no property for, naming the entity and its properties.
+    static func unknownKey(_ key: String, in entity: EntityDescription) -> Never {
+        let known = entity.slots.properties.map(\.name).sorted().joined(separator: ", ")
+        preconditionFailure("ManagedObject: entity '\(entity.name)' has no property '\(key)'. Known properties: \(known). Fix the key, or add the property to the model.")
     }
 }

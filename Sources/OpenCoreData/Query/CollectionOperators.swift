@@ -11,36 +11,32 @@ import Foundation
 /// elements themselves when no path follows (`{1, 2}.@sum`). `nil` values are ignored. An operator applied to
 /// a value that is not a collection (`title.@count`) is an error, as in Foundation.
 package enum CollectionOperators {
-    /// `op` (with its `@`) applied to `base`, reading `rest` from each element.
+    /// The operator `name` (with its `@`) applied to `base`, reading `rest` from each element.
     ///
     /// - Throws: `.invalidPredicate` for an unknown operator, a base that is not a
     ///   collection, or values an operator cannot combine (`@sum` of strings).
-    package static func apply(_ op: String, to base: Any, rest: ArraySlice<String>, keyPath: String) throws -> Any? {
+    package static func apply(_ name: String, to base: Any, rest: ArraySlice<String>, keyPath: String) throws -> Any? {
+        let op = try CollectionOperator(named: name, keyPath: keyPath)
         // What follows `@count` is read from the count, a number: a key or another operator
         // there is an error (`children.@count.@count`), as in Foundation.
-        if op == "@count", let dictionary = base as? [String: Any] {
+        if op == .count, let dictionary = base as? [String: Any] {
             return try KeyPathReader.value(of: Int64(dictionary.count), steps: rest, keyPath: keyPath)
         }
         guard let collection = EvaluatedCollection(base) else {
-            throw CoreDataError(
-                .invalidPredicate,
-                "The collection operator \(op) in key path '\(keyPath)' applies to collections, not to a value of type \(type(of: base))",
-                key: keyPath
-            )
+            throw CoreDataError.collectionOperatorNeedsCollection(name, keyPath: keyPath, found: "a value of type \(type(of: base))")
         }
-        if op == "@count" { return try KeyPathReader.value(of: Int64(collection.nonNilElements.count), steps: rest, keyPath: keyPath) }
+        if op == .count { return try KeyPathReader.value(of: Int64(collection.nonNilElements.count), steps: rest, keyPath: keyPath) }
         let values = rest.isEmpty
             ? EvaluatedCollection(collection.nonNilElements, isOrdered: collection.isOrdered)
             : try KeyPathReader.flatMap(collection) { try KeyPathReader.value(of: $0, steps: rest, keyPath: keyPath) }
         switch op {
-        case "@sum": return try AggregateFunctions.sum(values.nonNilElements, in: "\(op) in key path '\(keyPath)'")
-        case "@avg": return try AggregateFunctions.average(values.nonNilElements, in: "\(op) in key path '\(keyPath)'")
-        case "@min": return try AggregateFunctions.minimum(values.nonNilElements)
-        case "@max": return try AggregateFunctions.maximum(values.nonNilElements)
-        case "@unionOfObjects", "@unionOfArrays": return values
-        case "@distinctUnionOfObjects", "@distinctUnionOfArrays", "@distinctUnionOfSets": return distinct(values)
-        default:
-            throw CoreDataError(.invalidPredicate, "Unknown collection operator \(op) in key path '\(keyPath)'", key: keyPath)
+        case .count: return Int64(values.nonNilElements.count)
+        case .sum: return try AggregateFunctions.sum(values.nonNilElements, in: "\(name) in key path '\(keyPath)'")
+        case .average: return try AggregateFunctions.average(values.nonNilElements, in: "\(name) in key path '\(keyPath)'")
+        case .minimum: return try AggregateFunctions.minimum(values.nonNilElements)
+        case .maximum: return try AggregateFunctions.maximum(values.nonNilElements)
+        case .unionOfObjects, .unionOfArrays: return values
+        case .distinctUnionOfObjects, .distinctUnionOfArrays, .distinctUnionOfSets: return distinct(values)
         }
     }
 

@@ -12,24 +12,10 @@ import Foundation
 /// - A step starting with `@` is a collection operator (see `CollectionOperators`): it
 ///   applies to the collection so far and consumes the rest of the path.
 /// - `self` is the value itself.
-/// - A path has at most `maximumKeys` keys, in memory as in the SQLite store.
+/// - A path has at most `ResolvedKeyPath.maximumKeys` keys, in memory as in the SQLite store.
+///
+/// Errors are `CoreDataError+KeyPaths`'s, with the code `.invalidPredicate` of evaluation.
 package enum KeyPathReader {
-    /// The most keys a key path may have: SQLite joins at most 64 tables in one SELECT,
-    /// the row's own and one per to-one step, so the SQLite store cannot follow a longer
-    /// path of to-one relationships. Enforced for every key path, in memory too, so that
-    /// a predicate gets the same answer — this error — everywhere.
-    package static let maximumKeys = 64
-
-    /// Throws when `keyPath`, made of `keyCount` keys, is longer than `maximumKeys`.
-    package static func checkLength(_ keyCount: Int, keyPath: String) throws {
-        guard keyCount > maximumKeys else { return }
-        throw CoreDataError(
-            .invalidPredicate,
-            "The key path '\(keyPath.prefix(40))…' has \(keyCount) keys; at most \(maximumKeys) are allowed (SQLite joins at most 64 tables).",
-            key: keyPath
-        )
-    }
-
     /// The value at `keyPath` of `object`.
     ///
     /// - Throws: `.invalidPredicate` when a step reads a key of a value that has none (a
@@ -41,7 +27,7 @@ package enum KeyPathReader {
             return try value(of: object, key: keyPath, keyPath: keyPath)
         }
         let steps = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        try checkLength(steps.count, keyPath: keyPath)
+        try ResolvedKeyPath.checkLength(steps.count, keyPath: keyPath)
         return try value(of: object, steps: steps[...], keyPath: keyPath)
     }
 
@@ -92,12 +78,7 @@ package enum KeyPathReader {
             return CDValue.flattenOptional(dictionary[key])
         case let managed as ManagedObject:
             guard let slot = managed.slots?.slot(forKey: key) else {
-                throw CoreDataError(
-                    .invalidPredicate,
-                    "The entity \(managed.entity.name) has no property '\(key)' (key path '\(keyPath ?? key)')",
-                    objectID: managed.objectID,
-                    key: keyPath ?? key
-                )
+                throw CoreDataError.unknownProperty(key, of: managed.entity, keyPath: keyPath ?? key, code: .invalidPredicate, objectID: managed.objectID)
             }
             return CDValue.flattenOptional(managed.value(atSlot: slot))
         case let kvc as any KeyValueCoding:
@@ -106,11 +87,7 @@ package enum KeyPathReader {
             if let collection = EvaluatedCollection(object) {
                 return try values(of: collection, key: key, keyPath: keyPath ?? key)
             }
-            throw CoreDataError(
-                .invalidPredicate,
-                "Cannot read key '\(key)' of a value of type \(type(of: object)) (key path '\(keyPath ?? key)')",
-                key: keyPath ?? key
-            )
+            throw CoreDataError.keyAfterValue(key, follows: "a value of type \(type(of: object))", keyPath: keyPath ?? key, code: .invalidPredicate)
         }
     }
 }

@@ -41,9 +41,5 @@ enum PredicateFunctions {
     static let subtract = "from:subtract:"
 
     /// The collection operators a key path may contain (`items.@count`).
-    static let collectionOperators: Set<String> = [
-        "@count", "@sum", "@avg", "@min", "@max",
-        "@distinctUnionOfObjects", "@unionOfObjects", "@distinctUnionOfArrays", "@unionOfArrays",
-        "@distinctUnionOfSets",
-    ]
+    static let collectionOperators = Set(CollectionOperator.allCases.map(\.rawValue))
 }

@@ -21,11 +21,11 @@ struct DictionaryFetch {
 
     enum Source {
         /// A stored property at the end of a to-one key path.
-        case keyPath(String, PropertyDescription)
+        case keyPath(ResolvedKeyPath)
         /// The row's object ID (`expressionForEvaluatedObject()`).
         case objectID
-        /// An aggregate over a key path, or over rows (`count:` of `SELF`) when nil.
-        case aggregate(Aggregate, keyPath: String?, property: PropertyDescription?)
+        /// An aggregate over a to-one key path, or over rows (`count:` of `SELF`) when nil.
+        case aggregate(Aggregate, keyPath: ResolvedKeyPath?)
     }
 
     struct Column {
@@ -42,7 +42,7 @@ struct DictionaryFetch {
         /// Whether the column is a key path named after itself, so that sorting by its
         /// name sorts by the key path (else by the computed value).
         var isNamedKeyPath: Bool {
-            if case .keyPath(let path, _) = source { return path == name }
+            if case .keyPath(let path) = source { return path.keyPath == name }
             return false
         }
 
@@ -55,7 +55,7 @@ struct DictionaryFetch {
 
     let columns: [Column]
     /// The key paths rows are grouped by.
-    let groupBy: [String]
+    let groupBy: [ResolvedKeyPath]
     let isGrouped: Bool
     let having: CDPredicate?
     let distinct: Bool
@@ -90,7 +90,7 @@ struct DictionaryFetch {
         for column in columns {
             switch column.source {
             case .aggregate: continue
-            case .keyPath(let path, _) where groupBy.contains(path): continue
+            case .keyPath(let path) where groupBy.contains(where: { $0.keyPath == path.keyPath }): continue
             default:
                 throw CoreDataError(.invalidFetchRequest, "'\(column.name)' in propertiesToFetch is neither in propertiesToGroupBy nor an aggregate expression; a grouped fetch can only return those.", key: column.name)
             }
@@ -100,13 +100,13 @@ struct DictionaryFetch {
     /// Every stored attribute and to-one relationship, in model order.
     private static func defaultColumns(of entity: EntityDescription) -> [Column] {
         let slots = entity.slots
-        return slots.storedSlots.map { Column(name: slots.properties[$0].name, source: .keyPath(slots.properties[$0].name, slots.properties[$0]), resultType: nil) }
+        return slots.storedSlots.map { Column(name: slots.properties[$0].name, source: .keyPath(ResolvedKeyPath(slot: $0, of: entity)), resultType: nil) }
     }
 
     private static func column(for item: Any, in entity: EntityDescription) throws -> Column {
         switch item {
         case let path as String:
-            return Column(name: path, source: .keyPath(path, try property(atKeyPath: path, in: entity)), resultType: nil)
+            return Column(name: path, source: .keyPath(try storedKeyPath(path, in: entity)), resultType: nil)
         case let description as ExpressionDescription:
             guard let expression = description.expression else {
                 throw CoreDataError(.invalidFetchRequest, "The expression description '\(description.name)' has no expression.", key: description.name)
@@ -114,7 +114,7 @@ struct DictionaryFetch {
             let resultType = description.expressionResultType == .undefined ? nil : AttributeDescription(name: description.name, type: description.expressionResultType)
             return Column(name: description.name, source: try source(of: expression, named: description.name, in: entity), resultType: resultType)
         case let property as PropertyDescription:
-            return Column(name: property.name, source: .keyPath(property.name, try Self.property(atKeyPath: property.name, in: entity)), resultType: nil)
+            return Column(name: property.name, source: .keyPath(try storedKeyPath(property.name, in: entity)), resultType: nil)
         default:
             throw CoreDataError(.invalidFetchRequest, "propertiesToFetch holds a \(type(of: item)); use property names, key paths, PropertyDescriptions or ExpressionDescriptions.")
         }
@@ -123,20 +123,20 @@ struct DictionaryFetch {
     private static func source(of expression: CDExpression, named name: String, in entity: EntityDescription) throws -> Source {
         switch expression.kind {
         case .keyPath(let path):
-            return .keyPath(path, try property(atKeyPath: path, in: entity))
+            return .keyPath(try storedKeyPath(path, in: entity))
         case .evaluatedObject:
             return .objectID
         case .function(let function, let arguments):
             guard let aggregate = Aggregate(rawValue: function), arguments.count == 1 else { break }
             switch arguments[0].kind {
             case .keyPath(let path):
-                let property = try property(atKeyPath: path, in: entity)
-                if aggregate != .count, property is RelationshipDescription {
+                let resolved = try storedKeyPath(path, in: entity)
+                if aggregate != .count, resolved.property is RelationshipDescription {
                     throw CoreDataError(.invalidFetchRequest, "The expression '\(expression.format)' of '\(name)' aggregates the relationship '\(path)'; only count: can.", key: name)
                 }
-                return .aggregate(aggregate, keyPath: path, property: property)
+                return .aggregate(aggregate, keyPath: resolved)
             case .evaluatedObject where aggregate == .count:
-                return .aggregate(.count, keyPath: nil, property: nil)
+                return .aggregate(.count, keyPath: nil)
             default:
                 break
             }
@@ -146,7 +146,7 @@ struct DictionaryFetch {
         throw CoreDataError(.invalidFetchRequest, "The expression '\(expression.format)' of '\(name)' cannot be fetched: use a key path, SELF, or one of \(Aggregate.allCases.map(\.rawValue).joined(separator: ", ")) over a key path.", key: name)
     }
 
-    private static func groupKeyPath(for item: Any, in entity: EntityDescription) throws -> String {
+    private static func groupKeyPath(for item: Any, in entity: EntityDescription) throws -> ResolvedKeyPath {
         let path: String
         switch item {
         case let text as String: path = text
@@ -159,30 +159,16 @@ struct DictionaryFetch {
         default:
             throw CoreDataError(.invalidFetchRequest, "propertiesToGroupBy holds a \(type(of: item)); use property names, key paths or PropertyDescriptions.")
         }
-        _ = try property(atKeyPath: path, in: entity)
-        return path
+        return try storedKeyPath(path, in: entity)
     }
 
-    /// The stored property a to-one key path ends at.
-    static func property(atKeyPath path: String, in entity: EntityDescription) throws -> PropertyDescription {
-        var current = entity
-        let names = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        for (index, name) in names.enumerated() {
-            let property = current.slots.slotByName[name].map { current.slots.properties[$0] }
-            if let relationship = property as? RelationshipDescription, relationship.isToMany {
-                throw CoreDataError(.invalidFetchRequest, "Invalid to-many relationship '\(current.name).\(name)' in a dictionary fetch ('\(path)'): only attributes and to-one relationships can be fetched or grouped by.", key: path)
-            }
-            guard let property else { break }
-            if index == names.count - 1 {
-                guard !property.isTransient else {
-                    throw CoreDataError(.invalidFetchRequest, "'\(current.name).\(name)' is transient, so a store cannot fetch it.", key: path)
-                }
-                return property
-            }
-            guard let destination = (property as? RelationshipDescription)?.destinationEntity else { break }
-            current = destination
+    /// `path` resolved, when it ends at a stored property through to-one relationships.
+    static func storedKeyPath(_ path: String, in entity: EntityDescription) throws -> ResolvedKeyPath {
+        let resolved = try ResolvedKeyPath(path, from: entity)
+        try resolved.requireToOne(in: .dictionaryFetch)
+        if case .attribute(let attribute, _) = resolved.steps.last, attribute.isTransient {
+            throw CoreDataError.transientKeyNotStored(attribute, of: attribute.entity ?? entity, keyPath: path)
         }
-        try StoreFetch.checkKeyPath(path, from: entity)
-        throw CoreDataError(.invalidFetchRequest, "Key path '\(path)' does not name a property of \(entity.name).", key: path)
+        return resolved
     }
 }

@@ -55,12 +55,12 @@ extension InMemoryStore {
         switch column.source {
         case .objectID:
             return rows.first?.id
-        case .keyPath(let path, _):
+        case .keyPath(let path):
             return rows.first.flatMap { storedValue(of: $0, keyPath: path) }
-        case .aggregate(let aggregate, let path, _):
+        case .aggregate(let aggregate, let path):
             guard let path else { return Int64(rows.count) }
             let values = rows.compactMap { storedValue(of: $0, keyPath: path) }
-            return try Self.aggregate(aggregate, values, keyPath: path)
+            return try Self.aggregate(aggregate, values, keyPath: path.keyPath)
         }
     }
 
@@ -83,17 +83,22 @@ extension InMemoryStore {
     }
 
     /// The stored value at the end of a to-one key path: attributes as stored, to-one
-    /// relationships as object IDs.
-    private func storedValue(of row: StoredRow, keyPath: String) -> Any? {
-        var id = row.id
+    /// relationships as object IDs. (The steps' slots hold in the rows' sub-entities too:
+    /// inherited properties come first.)
+    private func storedValue(of row: StoredRow, keyPath: ResolvedKeyPath) -> Any? {
         var snapshot = row.snapshot
-        var names = keyPath.split(separator: ".")[...]
-        while let name = names.popFirst() {
-            guard let slot = id.entity.slots.slotByName[String(name)], let value = snapshot.values[slot].any else { return nil }
-            guard !names.isEmpty else { return value }
-            guard let next = value as? ManagedObjectID, let nextRow = rows[next] else { return nil }
-            id = next
-            snapshot = nextRow
+        for (position, step) in keyPath.steps.enumerated() {
+            switch step {
+            case .attribute(_, let slot):
+                return snapshot.values[slot].any
+            case .toOne(_, let slot):
+                guard let next = snapshot.values[slot].objectID else { return nil }
+                guard position < keyPath.steps.count - 1 else { return next }
+                guard let nextRow = rows[next] else { return nil }
+                snapshot = nextRow
+            case .toMany, .collectionOperator:
+                return nil
+            }
         }
         return nil
     }

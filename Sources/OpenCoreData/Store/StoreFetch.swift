@@ -48,7 +48,7 @@ struct StoreFetch {
         }
         let columnNames = Set(dictionary?.columns.map(\.name) ?? [])
         for descriptor in sortDescriptors where !columnNames.contains(descriptor.key) {
-            try Self.checkKeyPath(descriptor.key, from: entity)
+            try ResolvedKeyPath(descriptor.key, from: entity).requireToOne(in: .sortDescriptor)
         }
         if let predicate { try Self.checkKeyPaths(in: predicate, from: entity) }
     }
@@ -69,16 +69,17 @@ struct StoreFetch {
             guard comparison.comparisonPredicateModifier == .direct else { return }
             let op = comparison.predicateOperatorType
             if op != .contains, let keyPath = toManyKeyPath(comparison.leftExpression, from: entity, variables: variables) {
-                throw toManyNotAllowed(keyPath, in: comparison)
+                throw CoreDataError.toManyKeyNotAllowed(keyPath, in: .predicate(comparison.predicateFormat))
             }
             if op != .in, let keyPath = toManyKeyPath(comparison.rightExpression, from: entity, variables: variables) {
-                throw toManyNotAllowed(keyPath, in: comparison)
+                throw CoreDataError.toManyKeyNotAllowed(keyPath, in: .predicate(comparison.predicateFormat))
             }
         }
     }
 
     /// The key path of `expression` when it yields a to-many collection (it goes through a
-    /// to-many relationship and no collection operator reduces it).
+    /// to-many relationship and no collection operator reduces it). Its keys were checked
+    /// before, so a path that does not resolve is not one.
     private static func toManyKeyPath(_ expression: CDExpression, from entity: EntityDescription, variables: [String: EntityDescription]) -> String? {
         let start: EntityDescription?
         let keyPath: String
@@ -89,20 +90,8 @@ struct StoreFetch {
             (start, keyPath) = (variables[name], path)
         default: return nil
         }
-        guard var current = start, !keyPath.contains("@") else { return nil }
-        for name in keyPath.split(separator: ".").map(String.init) {
-            guard let slot = current.slots.slot(forKey: name),
-                  let relationship = current.slots.properties[slot] as? RelationshipDescription,
-                  let destination = relationship.destinationEntity else { return nil }
-            if relationship.isToMany { return keyPath }
-            current = destination
-        }
-        return nil
-    }
-
-    /// Core Data's "to-many key not allowed here".
-    private static func toManyNotAllowed(_ keyPath: String, in comparison: CDComparisonPredicate) -> CoreDataError {
-        CoreDataError(.invalidFetchRequest, "\(comparison.predicateFormat): the to-many key '\(keyPath)' is not allowed here; use ANY, ALL, NONE, IN, CONTAINS, a collection operator or SUBQUERY.", key: keyPath)
+        guard let start, let resolved = try? ResolvedKeyPath(keyPath, from: start), resolved.yieldsToMany else { return nil }
+        return keyPath
     }
 
     /// Verifies the key paths of one expression; returns the entity of the objects it
@@ -117,10 +106,12 @@ struct StoreFetch {
         case .variable(let name):
             return variables[name]
         case .keyPath(let keyPath):
-            return try checkKeyPath(keyPath, from: entity, allowingToMany: true)
+            return try ResolvedKeyPath(keyPath, from: entity).destination
         case .member(let base, let keyPath):
             guard let baseEntity = try checkKeyPaths(in: base, from: entity, variables: variables) else { return nil }
-            return try checkKeyPath(keyPath, from: baseEntity, allowingToMany: true)
+            // From a variable's object, or from what the base yields: one object or a collection.
+            let fromCollection: Bool? = if case .variable = base.kind { false } else { nil }
+            return try ResolvedKeyPath(keyPath, from: baseEntity, fromCollection: fromCollection).destination
         case .index(let base, let index):
             if case .expression(let position) = index { try checkKeyPaths(in: position, from: entity, variables: variables) }
             let element = try checkKeyPaths(in: base, from: entity, variables: variables)
@@ -181,57 +172,21 @@ struct StoreFetch {
 
     /// The relationships a prefetching key path ("children.parent") walks through.
     static func relationships(alongKeyPath keyPath: String, from entity: EntityDescription) throws -> [RelationshipDescription] {
-        var current = entity
-        var path: [RelationshipDescription] = []
-        for name in keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
-            guard let slot = current.slots.slotByName[name], let relationship = current.slots.relationships[slot],
-                  let destination = relationship.destinationEntity else {
-                throw CoreDataError(.invalidFetchRequest, "Prefetching key path '\(keyPath)': '\(name)' is not a relationship of \(current.name).", key: keyPath)
+        let resolved = try ResolvedKeyPath(keyPath, from: entity)
+        var owner = entity
+        for (step, name) in zip(resolved.steps, ResolvedKeyPath.components(of: keyPath)) {
+            guard let destination = step.relationship?.destinationEntity else {
+                throw CoreDataError.notARelationship(name, of: owner, keyPath: keyPath)
             }
-            path.append(relationship)
-            current = destination
+            owner = destination
         }
-        return path
+        return resolved.crossedRelationships
     }
 
     /// The entity whose objects are instances of `type` (a registered subclass).
     static func entity(boundTo type: Any.Type, in model: ManagedObjectModel) -> EntityDescription? {
         guard let objectType = type as? ManagedObject.Type else { return nil }
         return model.layout.classBindings.entity(boundTo: objectType, among: model.entities)
-    }
-
-    /// Verifies that `keyPath` names properties: through to-one relationships only for a
-    /// sort, through to-many ones too (and collection operators such as `@count`, or
-    /// `@max.key`) in a predicate, with at most `KeyPathReader.maximumKeys` keys. Returns
-    /// the entity the path ends at when it ends at a relationship (or at `SELF`).
-    @discardableResult
-    static func checkKeyPath(_ keyPath: String, from entity: EntityDescription, allowingToMany: Bool = false) throws -> EntityDescription? {
-        var current: EntityDescription? = entity
-        var afterOperator = false
-        let names = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        try KeyPathReader.checkLength(names.count, keyPath: keyPath)
-        for name in names {
-            if allowingToMany && name.hasPrefix("@") {
-                // `@count` ends in a number; `@max.key`, `@sum.key` go on from the same elements.
-                afterOperator = name == "@count"
-                continue
-            }
-            guard let entity = current, !afterOperator else {
-                throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': '\(name)' follows a value that has no keys.", key: keyPath)
-            }
-            guard let property = entity.slots.slot(forKey: name).map({ entity.slots.properties[$0] }) else {
-                throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': entity '\(entity.name)' has no property '\(name)'.", key: keyPath)
-            }
-            guard let relationship = property as? RelationshipDescription else {
-                current = nil
-                continue
-            }
-            if relationship.isToMany && !allowingToMany {
-                throw CoreDataError(.invalidFetchRequest, "Key path '\(keyPath)': '\(entity.name).\(name)' is a to-many relationship, which a fetch cannot sort by.", key: keyPath)
-            }
-            current = relationship.destinationEntity
-        }
-        return current
     }
 }
 

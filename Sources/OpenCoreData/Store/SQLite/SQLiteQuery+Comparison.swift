@@ -41,7 +41,7 @@ extension SQLiteQuery {
     private mutating func directScalar(_ operand: SQLOperand, _ test: Test) throws -> SQLScalar {
         switch operand {
         case .collection:
-            throw CoreDataError(.invalidFetchRequest, "\(test.format): a to-many key is not allowed here; use ANY, ALL, NONE, a collection operator or SUBQUERY.")
+            throw CoreDataError.toManyKeyNotAllowed(nil, in: .predicate(test.format))
         case .list, .constant(.array):
             throw CoreDataError(.invalidPredicate, "\(test.format): a collection cannot be compared with \(PredicateFormatPrinter.symbol(for: test.op)).")
         default:
@@ -134,13 +134,13 @@ extension SQLiteQuery {
             let parameter = bind(.text(SQLMembershipKeys.json(keys)))
             return "\(SQLiteFunctions.membershipFunction)(\(parameter), \(options.rawValue), \(left.sql))"
         case .scalar(let text):
-            if case .collection = value { throw CoreDataError(.invalidFetchRequest, "\(test.format): a to-many key is not allowed here.") }
+            if case .collection = value { throw CoreDataError.toManyKeyNotAllowed(nil, in: .predicate(test.format)) }
             guard text.kind.mayBeString || text.kind == .null else {
                 throw CoreDataError(.invalidPredicate, "\(test.format): \(PredicateFormatPrinter.symbol(for: test.op)) needs a collection or a string, not a \(text.kind) value.")
             }
             return try stringTest(.contains, text, try scalar(value), test.options)
         case .constant(let constant):
-            if case .collection = value { throw CoreDataError(.invalidFetchRequest, "\(test.format): a to-many key is not allowed here.") }
+            if case .collection = value { throw CoreDataError.toManyKeyNotAllowed(nil, in: .predicate(test.format)) }
             if case .null = constant { return "0" }
             guard case .string = constant else {
                 throw CoreDataError(.invalidPredicate, "\(test.format): \(PredicateFormatPrinter.symbol(for: test.op)) needs a collection or a string, not \(constant).")

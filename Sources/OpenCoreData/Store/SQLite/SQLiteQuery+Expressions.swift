@@ -56,8 +56,8 @@ extension SQLiteQuery {
         switch try operand(base) {
         case .collection(let collection):
             guard let source = collection.source else {
-                if path.first?.hasPrefix("@") == true {
-                    return try collectionOperator(path[0], of: .collection(collection), then: Array(path.dropFirst()), whole: keyPath)
+                if path.count == 1, path[0].hasPrefix("@") {
+                    return try collectionOperator(CollectionOperator(named: path[0], keyPath: keyPath), of: .collection(collection), then: [], whole: keyPath)
                 }
                 throw CoreDataError(.invalidPredicate, "'\(base.format).\(keyPath)': keys cannot be read from these values in a store query.")
             }
@@ -136,7 +136,7 @@ extension SQLiteQuery {
         case .scalar(let scalar): return scalar
         case .constant(let value): return try scalar(value)
         case .collection:
-            throw CoreDataError(.invalidFetchRequest, "\(context?.format ?? "A key path"): a to-many key is not allowed here.")
+            throw CoreDataError.toManyKeyNotAllowed(nil, in: .predicate(context?.format))
         case .list:
             throw CoreDataError(.invalidPredicate, "\(context?.format ?? "An aggregate"): an aggregate is not allowed here.")
         }

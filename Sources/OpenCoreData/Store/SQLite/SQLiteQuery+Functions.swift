@@ -23,7 +23,7 @@ extension SQLiteQuery {
     }
 
     private static let nativeOperators = ["add:to:": "+", "from:subtract:": "-", "multiply:by:": "*"]
-    private static let collectionOperators = ["sum:": "@sum", "count:": "@count", "average:": "@avg", "min:": "@min", "max:": "@max"]
+    private static let collectionOperators: [String: CollectionOperator] = ["sum:": .sum, "count:": .count, "average:": .average, "min:": .minimum, "max:": .maximum]
 
     /// `CAST` of a value whose type `CastEvaluation` cannot convert (a string to a date, a
     /// relationship to anything) is an error in memory for every non-`nil` value; it is one

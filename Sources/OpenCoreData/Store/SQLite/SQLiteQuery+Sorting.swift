@@ -8,7 +8,7 @@ extension SQLiteQuery {
     mutating func orderTerm(for descriptor: CDSortDescriptor) throws -> String {
         let components = Self.components(descriptor.key)
         guard case .scalar(let value) = try operand(keyPath: components, from: root, in: nil, whole: descriptor.key) else {
-            throw CoreDataError(.invalidFetchRequest, "Cannot sort by '\(descriptor.key)': a to-many key is not allowed in a sort descriptor.", key: descriptor.key)
+            throw CoreDataError.toManyKeyNotAllowed(descriptor.key, in: .sortDescriptor)
         }
         var term = value.sql
         if value.kind == .string, let collation = SQLiteFunctions.collation(for: descriptor.selector) {

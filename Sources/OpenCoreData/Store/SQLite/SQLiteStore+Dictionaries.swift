@@ -53,15 +53,18 @@ extension SQLiteStore {
             selects.append("t0.Z_PK AS \(alias)")
             selects.append("t0.Z_ENT")
             return { statement in try self.objectID(entityNumber: statement.int64(index + 1), primaryKey: statement.int64(index)) }
-        case .keyPath(let path, let property):
+        case .keyPath(let path):
             let sql = try query.column(forKeyPath: path)
             selects.append("\(sql) AS \(alias)")
-            if let relationship = property as? RelationshipDescription {
+            switch path.steps.last {
+            case .attribute(let attribute, _):
+                return { statement in try attribute.value(from: statement.value(at: index)) }
+            case .toOne(let relationship, _):
                 return try relationshipReader(relationship, columnSQL: sql, index: index, selects: &selects)
+            default:
+                throw CoreDataError.toManyKeyNotAllowed(path.keyPath, in: .dictionaryFetch)
             }
-            let attribute = property as! AttributeDescription
-            return { statement in try attribute.value(from: statement.value(at: index)) }
-        case .aggregate(.sum, let path?, let attribute as AttributeDescription) where Self.isInteger(attribute):
+        case .aggregate(.sum, let path?) where (path.property as? AttributeDescription).map(Self.isInteger) == true:
             // SQLite's sum() fails when a running total overflows, even if the total fits, and
             // depends on the row order. The high and low 32 bits are summed apart (neither
             // sum can overflow) and added in Swift: the exact total, or the in-memory error.
@@ -72,9 +75,9 @@ extension SQLiteStore {
             selects += [high, low]
             return { statement in
                 guard case .integer(let high) = statement.value(at: index + 1), case .integer(let low) = statement.value(at: index + 2) else { return nil }
-                return try AggregateFunctions.integerTotal(Int128(high) << 32 + Int128(low), in: "sum: of '\(path)'")
+                return try AggregateFunctions.integerTotal(Int128(high) << 32 + Int128(low), in: "sum: of '\(path.keyPath)'")
             }
-        case .aggregate(let aggregate, let path, let property):
+        case .aggregate(let aggregate, let path):
             let argument = try path.map { try query.column(forKeyPath: $0) } ?? "*"
             let function: String
             switch aggregate {
@@ -92,7 +95,7 @@ extension SQLiteStore {
                 case (.count, _), (.sum, .integer): return statement.int64(index)
                 case (.sum, _), (.average, _): return statement.double(index)
                 case (.min, _), (.max, _):
-                    if let attribute = property as? AttributeDescription { return try attribute.value(from: value) }
+                    if let attribute = path?.property as? AttributeDescription { return try attribute.value(from: value) }
                     return statement.int64(index)
                 }
             }
