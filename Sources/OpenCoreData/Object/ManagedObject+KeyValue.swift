@@ -18,14 +18,16 @@ extension ManagedObject {
     /// operator applies to the collection so far ("children.@count" is an `Int`,
     /// "children.@sum.order" reads `order` of each child), as Foundation's KVC does.
     ///
-    /// An unknown key traps, as in `value(forKey:)`; a path that cannot be followed with
-    /// the values at hand (a key after an attribute, a nil on the way, `@sum` of strings)
+    /// A path the model does not resolve is followed through the objects themselves (a
+    /// key of a sub-entity of a destination works on objects of that sub-entity). An
+    /// unknown key traps, as in `value(forKey:)`; a path that cannot be followed with the
+    /// values at hand (a key after an attribute, a nil on the way, `@sum` of strings)
     /// gives nil.
     public func value(forKeyPath keyPath: String) -> Any? {
         let components = ResolvedKeyPath.components(of: keyPath)
         guard let path = try? ResolvedKeyPath(components: components, from: entity, keyPath: keyPath) else {
-            trapIfUnknownKey(in: components)
-            return nil
+            // Not a path of the model: perhaps a key of a sub-entity of a destination.
+            return value(alongKeys: components)
         }
         var current: Any? = self
         for (position, step) in path.steps.enumerated() {
@@ -53,19 +55,25 @@ extension ManagedObject {
         return current
     }
 
-    /// Traps as `value(forKey:)` does when a key of `components` names no property of
-    /// the entity it is read from (the first prefix of the path that does not resolve).
-    private func trapIfUnknownKey(in components: [String]) {
-        var owner: EntityDescription? = entity
-        for end in components.indices {
-            guard let resolved = try? ResolvedKeyPath(components: Array(components[...end]), from: entity, keyPath: "") else {
-                if let owner, !components[end].hasPrefix("@"), owner.slots.slot(forKey: components[end]) == nil {
-                    Self.unknownKey(components[end], in: owner)
-                }
-                return
+    /// Follows `keys` through the objects themselves, as KVC does: a key unknown to the
+    /// object reached traps (as in `value(forKey:)`), a nil or a non-object on the way
+    /// gives nil.
+    private func value(alongKeys keys: [String]) -> Any? {
+        var current: Any? = self
+        for key in keys {
+            guard !key.hasPrefix("@") else { return nil }
+            switch current {
+            case let object as ManagedObject:
+                current = object.value(forKey: key)
+            case let objects as Set<ManagedObject>:
+                current = Set(objects.compactMap { $0.value(forKey: key) as? AnyHashable })
+            case let objects as [ManagedObject]:
+                current = objects.map { $0.value(forKey: key) as Any }
+            default:
+                return nil
             }
-            owner = resolved.destination
         }
+        return current
     }
 
     /// A collection operator's result as KVC hands it out: `@count` as an `Int`, a

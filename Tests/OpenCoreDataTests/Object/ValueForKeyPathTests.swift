@@ -33,4 +33,18 @@ import Testing
             #expect(tree.root.value(forKeyPath: "title.order") == nil)
         }
     }
+
+    /// A key of a sub-entity of the destination is followed through the objects, as KVC
+    /// does: it works on objects of that sub-entity.
+    @Test func keysOfASubEntityAreFollowedThroughTheObjects() throws {
+        let stack = try TestStack(model: Models.people(), kind: .inMemory)
+        stack.context.performAndWait {
+            let department = stack.insert("Department", ["name": "R&D"])
+            let employee = stack.insert("Employee", ["name": "Ada", "salary": Int32(10), "department": department])
+            #expect(department.value(forKeyPath: "members.salary") as? Set<AnyHashable> == [Int32(10)])
+            #expect(employee.value(forKeyPath: "department.name") as? String == "R&D")
+            let loner = stack.insert("Employee", ["name": "Bob"])
+            #expect(loner.value(forKeyPath: "department.name") == nil)
+        }
+    }
 }
