@@ -1,31 +1,32 @@
 /// What one event of a context changed, with the objects' state before it: the record
 /// that undo, change notifications, child contexts and fetched results controllers
-/// consume. `processPendingChanges()` closes each event into one.
+/// consume. `processPendingChanges()` closes each event into one. Not public API yet:
+/// the live-graph features build on it; tools reach it as `@_spi(ChangeTracking)`.
 ///
 /// An object is listed once: *inserted* when it entered the graph (inserted, or put back),
 /// *deleted* when it left it (deleted, rolled back before its first save, or its row
 /// deleted elsewhere), *invalidated* when its row turned out to be gone, *refreshed* when
 /// it was reloaded from the store, and *updated* — with the properties whose values
 /// differ — when it stayed and changed. Objects touched but unchanged are left out.
-struct ChangeSet {
-    var inserted: [ManagedObject] = []
-    var updated: [ManagedObject] = []
-    var deleted: [ManagedObject] = []
-    var refreshed: [ManagedObject] = []
-    var invalidated: [ManagedObject] = []
+@_spi(ChangeTracking) public struct ChangeSet {
+    public internal(set) var inserted: [ManagedObject] = []
+    public internal(set) var updated: [ManagedObject] = []
+    public internal(set) var deleted: [ManagedObject] = []
+    public internal(set) var refreshed: [ManagedObject] = []
+    public internal(set) var invalidated: [ManagedObject] = []
     /// Set by `reset()`: every object of the context is invalid.
-    var invalidatedAll = false
+    public internal(set) var invalidatedAll = false
     /// The slots whose values differ, for each updated object.
     var changedSlots: [ObjectIdentifier: SlotSet] = [:]
     /// Each listed object as it was before the event; restoring them undoes it.
     var snapshots: [(object: ManagedObject, before: ObjectSnapshot)] = []
 
-    var isEmpty: Bool {
+    public var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty && !invalidatedAll
     }
 
     /// The names of the properties of an updated object whose values changed.
-    func changedKeys(of object: ManagedObject) -> Set<String> {
+    public func changedKeys(of object: ManagedObject) -> Set<String> {
         guard let slots = changedSlots[ObjectIdentifier(object)] else { return [] }
         return Set(slots.map { object.slots.properties[$0].name })
     }

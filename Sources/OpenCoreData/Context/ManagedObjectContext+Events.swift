@@ -53,8 +53,8 @@ extension ManagedObjectContext {
     /// Calls `receive` with the `ChangeSet` of every later event, on the context's queue;
     /// returns a token for `removeChangeConsumer(_:)`. The open event ends first (its
     /// changes so far were not recorded for anyone).
-    @discardableResult
-    func addChangeConsumer(_ receive: @escaping (ChangeSet) -> Void) -> Int {
+    @_spi(ChangeTracking) @discardableResult
+    public func addChangeConsumer(_ receive: @escaping (ChangeSet) -> Void) -> Int {
         processPendingChanges()
         nextConsumerID += 1
         changeConsumers.append((nextConsumerID, receive))
@@ -63,7 +63,8 @@ extension ManagedObjectContext {
     }
 
     /// Stops delivering change sets to the consumer `token` names.
-    func removeChangeConsumer(_ token: Int) {
+    @_spi(ChangeTracking)
+    public func removeChangeConsumer(_ token: Int) {
         changeConsumers.removeAll { $0.id == token }
         ledger.isRecording = !changeConsumers.isEmpty
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+@_spi(ChangeTracking) @testable import OpenCoreData
 
 /// The change ledger: random edit sequences on the nested list, several operations per
 /// event; each closed `ChangeSet` must name exactly the objects and keys that differ from
