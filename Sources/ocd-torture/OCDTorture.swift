@@ -26,6 +26,7 @@ struct OCDTorture {
             case .cascade: try CascadeDelete(arguments).run()
             case .batchDelete: try BatchDelete(arguments).run()
             case .counter: try CounterLoop(arguments).run()
+            case .editEvents: try EditEvents(arguments).run()
             }
             emit("done")
         } catch {

@@ -9,6 +9,7 @@ struct TortureArguments {
         case cascade
         case batchDelete = "batch-delete"
         case counter
+        case editEvents = "edit-events"
     }
 
     var mode: Mode

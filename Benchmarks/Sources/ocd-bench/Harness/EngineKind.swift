@@ -7,6 +7,9 @@ enum EngineKind: String, CaseIterable, Sendable {
     case ocdTyped = "ocd-typed"
     /// OpenCoreData through `value(forKey:)` / `setValue(_:forKey:)`.
     case ocdKVC = "ocd-kvc"
+    /// `ocd-typed` with a consumer of the context's change sets attached (what undo and
+    /// fetched results controllers will cost): W1 and W4 only.
+    case ocdObserved = "ocd-observed"
 
     /// The engine's implementation.
     func makeEngine() -> any BenchEngine {
@@ -16,6 +19,7 @@ enum EngineKind: String, CaseIterable, Sendable {
         case .grdbRow: return GRDBRowEngine()
         case .ocdTyped: return OCDEngine<OCDTypedFlat>()
         case .ocdKVC: return OCDEngine<OCDKVCFlat>()
+        case .ocdObserved: return OCDEngine<OCDTypedFlat>(observesChanges: true)
         }
     }
 

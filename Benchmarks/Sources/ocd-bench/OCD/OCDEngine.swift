@@ -1,12 +1,16 @@
 import Foundation
-import OpenCoreData
+@_spi(ChangeTracking) import OpenCoreData
 
 /// OpenCoreData used as a Core Data app would: managed objects, fetch requests with
 /// predicates and sort descriptors, one save per workload. `Access` decides how values
 /// move in and out of objects: key-value coding (`ocd-kvc`) or typed `@Managed`
 /// properties (`ocd-typed`). W7, W9 and W11 use no `Flat` accessors and run as `ocd-kvc`.
 struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
-    init() {
+    /// Whether a consumer of the context's change sets is attached (`ocd-observed`).
+    let observesChanges: Bool
+
+    init(observesChanges: Bool = false) {
+        self.observesChanges = observesChanges
         Access.setUp()
     }
 
@@ -37,19 +41,19 @@ struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
         switch workload {
         case .w1:
             let values = FlatDataset.rows(count: rows)
-            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+            return try timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
                 Access.insert(values, into: context)
                 try context.save()
                 return Int64(values.count)
             }
         case .w2:
-            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+            return try timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
                 let objects = try context.fetch(Access.request(asFaults: false))
                 let values = objects.map(Access.values(of:))
                 return values.reduce(0) { $0 &+ $1.checksum }
             }
         case .w3:
-            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+            return try timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
                 let request = Access.request(asFaults: false)
                 request.predicate = try CDPredicate(format: "a1 > %@", Schema.w3Threshold)
                 request.sortDescriptors = [CDSortDescriptor(key: "a5", ascending: true)]
@@ -59,7 +63,7 @@ struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
             }
         case .w4:
             let updates = FlatDataset.updates(count: rows)
-            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+            return try timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
                 let request = Access.request(asFaults: false)
                 request.predicate = try CDPredicate(format: "a6 == %@", true)
                 var checksum: Int64 = 0
@@ -73,7 +77,7 @@ struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
                 return checksum
             }
         case .w5:
-            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+            return try timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
                 let request = Access.request(asFaults: true)
                 request.predicate = try CDPredicate(format: "a6 == %@", true)
                 let objects = try context.fetch(request)
@@ -93,7 +97,7 @@ struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
                 try Self.touch(context.fetchResults(request))
             }
         case .w7:
-            return try Self.timed(OCDStack(model: OCDModels.item(), path: path)) { context in
+            return try timed(OCDStack(model: OCDModels.item(), path: path)) { context in
                 let request = FetchRequest<ManagedObject>(entityName: OCDItemTree.entityName)
                 request.predicate = try CDPredicate(format: "title == %@", ItemTree.deletedTitle)
                 for object in try context.fetch(request) { context.delete(object) }
@@ -101,7 +105,7 @@ struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
                 return 0
             }
         case .w8:
-            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+            return try timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
                 let request = Access.request(asFaults: false)
                 request.predicate = try CDPredicate(format: "a4 CONTAINS[c] %@ OR a9 CONTAINS[c] %@", Schema.w8Needle, Schema.w8Needle)
                 request.sortDescriptors = [CDSortDescriptor(key: "a5", ascending: true)]
@@ -109,7 +113,7 @@ struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
                 return Checksums.ordered(try context.fetch(request).map(Access.values(of:)))
             }
         case .w9:
-            return try Self.timed(OCDStack(model: OCDModels.item(), path: path)) { context in
+            return try timed(OCDStack(model: OCDModels.item(), path: path)) { context in
                 let request = FetchRequest<ManagedObject>(entityName: OCDItemTree.entityName)
                 request.predicate = try CDPredicate(format: "ANY children.title BEGINSWITH %@", Schema.w9Prefix)
                 request.sortDescriptors = [CDSortDescriptor(key: "title", ascending: true)]
@@ -118,7 +122,7 @@ struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
                 return Checksums.orderedStrings(titles)
             }
         case .w10:
-            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+            return try timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
                 let request = Access.request(asFaults: true)
                 request.fetchBatchSize = Schema.w10BatchSize
                 var sum: Int64 = 0
@@ -128,14 +132,14 @@ struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
                 return sum
             }
         case .w11:
-            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+            return try timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
                 let request = BatchDeleteRequest(fetchRequest: Access.request(asFaults: true))
                 request.resultType = .resultTypeCount
                 let result = try context.execute(request) as? BatchDeleteResult
                 return Int64(result?.result as? Int ?? -1)
             }
         case .w12:
-            return try Self.timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
+            return try timed(OCDStack(model: OCDModels.flat(), path: path)) { context in
                 let request = Access.request(asFaults: true)
                 request.includesPropertyValues = false
                 let objects = try context.fetch(request)
@@ -170,8 +174,13 @@ struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
     /// Times `body` on the stack's context queue (the stack is opened before, untimed).
     /// The connection's pragmas are not observable from here; the report shows the
     /// file's journal mode and page size instead.
-    private static func timed(_ stack: OCDStack, _ body: (ManagedObjectContext) throws -> Int64) throws -> RunOutcome {
+    private func timed(_ stack: OCDStack, _ body: (ManagedObjectContext) throws -> Int64) throws -> RunOutcome {
         let context = stack.context
+        if observesChanges {
+            // Counts what each event changed, as a consumer that keeps nothing would.
+            nonisolated(unsafe) var seen = 0
+            context.performAndWait { context.addChangeConsumer { seen &+= $0.inserted.count &+ $0.updated.count } }
+        }
         let (checksum, seconds) = try Stopwatch.time { try context.performAndWait { try body(context) } }
         return RunOutcome(seconds: seconds, checksum: checksum)
     }
