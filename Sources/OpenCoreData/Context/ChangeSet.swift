@@ -16,19 +16,27 @@
     public internal(set) var invalidated: [ManagedObject] = []
     /// Set by `reset()`: every object of the context is invalid.
     public internal(set) var invalidatedAll = false
-    /// The slots whose values differ, for each updated object.
-    var changedSlots: [ObjectIdentifier: SlotSet] = [:]
-    /// Each listed object as it was before the event; restoring them undoes it.
-    var snapshots: [(object: ManagedObject, before: ObjectSnapshot)] = []
+    /// The slots whose values differ, for each object of `updated`, in the same order.
+    var changedSlots: [SlotSet] = []
+    /// Every object the event touched, as it was before; restoring them undoes the event
+    /// (those touched but unchanged are restored to what they still are).
+    var snapshots: [ChangeLedger.Touch] = []
 
     public var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty && !invalidatedAll
     }
 
-    /// The names of the properties of an updated object whose values changed.
+    /// The names of the properties of an updated object whose values changed (a linear
+    /// search of `updated`; `changedKeys(at:)` reads them by position).
     public func changedKeys(of object: ManagedObject) -> Set<String> {
-        guard let slots = changedSlots[ObjectIdentifier(object)] else { return [] }
-        return Set(slots.map { object.slots.properties[$0].name })
+        guard let index = updated.firstIndex(where: { $0 === object }) else { return [] }
+        return changedKeys(at: index)
+    }
+
+    /// The names of the changed properties of `updated[index]`.
+    public func changedKeys(at index: Int) -> Set<String> {
+        let object = updated[index]
+        return Set(changedSlots[index].map { object.slots.properties[$0].name })
     }
 }
 
@@ -46,16 +54,16 @@ extension ChangeSet {
                 if object.isInaccessible && object.context === context { invalidated.append(object) } else { deleted.append(object) }
             } else if !isLive {
                 continue
-            } else if refreshedIDs.contains(ObjectIdentifier(object)) || (!before.faulted && object.faulted) {
+            } else if (!refreshedIDs.isEmpty && refreshedIDs.contains(ObjectIdentifier(object))) || (!before.faulted && object.faulted) {
                 refreshed.append(object)
             } else {
                 let differing = Self.differingSlots(before, object)
                 guard !differing.isEmpty else { continue }
                 updated.append(object)
-                changedSlots[ObjectIdentifier(object)] = differing
+                changedSlots.append(differing)
             }
-            snapshots.append((object, before))
         }
+        snapshots = touches
     }
 
     /// The slots of a live object whose values differ from `before`. A fault on either

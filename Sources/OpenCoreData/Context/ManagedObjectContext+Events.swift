@@ -72,6 +72,6 @@ extension ManagedObjectContext {
     /// Undoes the event `changes` records: each object back as its snapshot was. The
     /// restoring is itself a change, recorded in the open event.
     func restore(_ changes: ChangeSet) {
-        for (object, before) in changes.snapshots.reversed() { object.restore(before, in: self) }
+        for touch in changes.snapshots.reversed() { touch.object.restore(touch.before, in: self) }
     }
 }

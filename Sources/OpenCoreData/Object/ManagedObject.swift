@@ -10,7 +10,7 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     /// The object's entity.
     public var entity: EntityDescription { objectID.entity }
     /// The object's identity: temporary until saved, then permanent.
-    public internal(set) var objectID: ManagedObjectID
+    @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context the object is registered in (`nil` once the context is gone or reset).
     public var managedObjectContext: ManagedObjectContext? { context }
 

@@ -47,8 +47,8 @@ enum Workload: String, CaseIterable, Sendable {
     /// `Item` table has no GRDB record type, so GRDB runs it the row way only. W7, W9
     /// (the `Item` model) and W11 (no objects) read no `Flat` accessors: `ocd-kvc` only.
     func runs(on engine: EngineKind) -> Bool {
-        if engine == .ocdObserved { return self == .w1 || self == .w4 }
         switch self {
+        case _ where engine == .ocdObserved: self == .w1 || self == .w4
         case .w7: engine == .raw || engine == .ocdKVC
         case .w9: engine != .grdbRecord && engine != .ocdTyped
         case .w11: engine != .ocdTyped

@@ -179,7 +179,7 @@ struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
         if observesChanges {
             // Counts what each event changed, as a consumer that keeps nothing would.
             nonisolated(unsafe) var seen = 0
-            context.performAndWait { context.addChangeConsumer { seen &+= $0.inserted.count &+ $0.updated.count } }
+            context.performAndWait { _ = context.addChangeConsumer { seen &+= $0.inserted.count &+ $0.updated.count } }
         }
         let (checksum, seconds) = try Stopwatch.time { try context.performAndWait { try body(context) } }
         return RunOutcome(seconds: seconds, checksum: checksum)
