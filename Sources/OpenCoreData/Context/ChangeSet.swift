@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one event of a context changed, with the objects' state before it: the record
 /// that undo, change notifications, child contexts and fetched results controllers
 /// consume. `processPendingChanges()` closes each event into one. Not public API yet:
@@ -66,17 +68,31 @@ extension ChangeSet {
         snapshots = touches
     }
 
+    /// Whether slot `slot` holds the same value in both: the same bits (an untouched
+    /// value, or the same string or data buffer) without a closer look, else `==`.
+    @inline(__always)
+    private static func same(_ a: SlotValues, _ b: SlotValues, _ slot: Int) -> Bool {
+        let identical = a.withUnsafeBufferPointer { left in
+            b.withUnsafeBufferPointer { right in
+                guard let left = left.baseAddress, let right = right.baseAddress else { return false }
+                return memcmp(left + slot, right + slot, MemoryLayout<SlotValue>.size) == 0
+            }
+        }
+        return identical || a[slot] == b[slot]
+    }
+
     /// The slots of a live object whose values differ from `before`. A fault on either
     /// side has the store's values, which no event of this context changes.
     private static func differingSlots(_ before: ObjectSnapshot, _ object: ManagedObject) -> SlotSet {
         var differing = SlotSet()
         guard !before.faulted, !object.faulted, before.values.count == object.values.count else { return differing }
         let slots = object.slots!
-        for slot in slots.attributeSlots where before.values[slot] != object.values[slot] { differing.insert(slot) }
-        for slot in slots.toOneSlots where before.values[slot] != object.values[slot] { differing.insert(slot) }
+        let then = before.values, now = object.values
+        for slot in slots.attributeSlots where !Self.same(then, now, slot) { differing.insert(slot) }
+        for slot in slots.toOneSlots where !Self.same(then, now, slot) { differing.insert(slot) }
         for slot in slots.toManySlots {
             // Written to-many slots hold invalid values in `values`; compare those too.
-            if before.values[slot] != object.values[slot] { differing.insert(slot); continue }
+            if !Self.same(then, now, slot) { differing.insert(slot); continue }
             guard let now = object.toMany[slot] else { continue }
             // Not loaded before the event: the members then were those read first, kept as
             // the base of the first change (or the store's, unchanged, for a new object).

@@ -51,6 +51,7 @@ extension ManagedObjectContext {
         guard !object.isPendingDelete else { return }
         object.becomeDeleted()
         pendingDeletes.append(object)
+        eventDidBegin()
     }
 
     /// Applies delete rules to objects deleted since the last call: `prepareForDeletion`,

@@ -12,17 +12,19 @@ extension ManagedObjectContext {
         closeEvent()
     }
 
-    /// Called at each object's first touch in an event: schedules the event's end on the
-    /// context's queue, once. Off the queue (a private context used without `perform`)
-    /// nothing is scheduled: the caller's next save, fetch or `processPendingChanges()`
-    /// ends the event.
+    /// Called at each object's first touch in an event and at each delete: schedules the
+    /// event's end on the context's queue, once, when it matters — someone consumes change
+    /// sets, or delete rules are pending. Off the queue (a private context used without
+    /// `perform`) nothing is scheduled: the caller's next save, fetch or
+    /// `processPendingChanges()` ends the event.
     func eventDidBegin() {
-        guard !isEventEndScheduled, isOnQueue else { return }
+        guard !isEventEndScheduled, !changeConsumers.isEmpty || !pendingDeletes.isEmpty, isOnQueue else { return }
         isEventEndScheduled = true
-        queue.async { [weak self] in
-            guard let self else { return }
-            isEventEndScheduled = false
-            processPendingChanges()
+        // Held strongly until the block runs: a weak reference would give the context a
+        // side table, which makes every retain and release of it a slow call.
+        queue.async {
+            self.isEventEndScheduled = false
+            self.processPendingChanges()
         }
     }
 

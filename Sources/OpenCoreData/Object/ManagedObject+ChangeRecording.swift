@@ -14,8 +14,10 @@ extension ManagedObject {
     /// later time it costs one integer compare.
     @inline(__always)
     func willChange() {
-        guard let context, eventNumber != context.eventNumber else { return }
-        touch(in: context)
+        // Compared without retaining the context: this runs on every write.
+        guard let reference = contextReference,
+              reference._withUnsafeGuaranteedRef({ $0.eventNumber }) != eventNumber else { return }
+        touch(in: reference.takeUnretainedValue())
     }
 
     /// The first touch of the object in the context's open event.

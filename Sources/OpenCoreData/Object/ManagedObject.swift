@@ -24,7 +24,12 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     @usableFromInline let slots: EntitySlots!
 
     /// The context, held without retaining it; the context clears it when it lets go.
-    @exclusivity(unchecked) unowned(unsafe) var context: ManagedObjectContext?
+    @exclusivity(unchecked) var contextReference: Unmanaged<ManagedObjectContext>?
+    /// The context, as a strong reference for the caller (see `contextReference`).
+    var context: ManagedObjectContext? {
+        @inline(__always) get { contextReference?.takeUnretainedValue() }
+        @inline(__always) set { contextReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
     /// Current values by slot (see `EntitySlots`, `SlotValue`): attributes unboxed,
     /// to-one relationships as `.object(id)`; to-many slots stay `.null` (see `ObjectExtras`).
     /// Copy-on-write: a snapshot of it costs a reference.

@@ -182,6 +182,7 @@ struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
             context.performAndWait { _ = context.addChangeConsumer { seen &+= $0.inserted.count &+ $0.updated.count } }
         }
         let (checksum, seconds) = try Stopwatch.time { try context.performAndWait { try body(context) } }
+        context.performAndWait {}  // work the context queued (an event's end) is done before closing
         return RunOutcome(seconds: seconds, checksum: checksum)
     }
 }
