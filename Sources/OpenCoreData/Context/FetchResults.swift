@@ -99,7 +99,7 @@ final class FetchResultsStorage<Element: ManagedObject> {
     /// The objects of `range`: saved ones materialised by the context (loaded with one
     /// query when `loadingValues`, faults otherwise), pending inserts as they are.
     private func objects(in range: Range<Int>, loadingValues: Bool) -> [ManagedObject] {
-        let layout = context.coordinator.managedObjectModel.layout
+        let layout = context.parentStore.managedObjectModel.layout
         var ids: [ManagedObjectID] = []
         ids.reserveCapacity(range.count)
         for index in range where keys.primaryKeys[index] >= 0 { ids.append(keys.objectID(at: index, layout: layout)) }

@@ -18,21 +18,21 @@ extension ManagedObjectContext {
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
         switch request {
         case let insert as BatchInsertRequest:
-            let ids = try coordinator.batchInsert(insert)
+            let ids = try parentStore.batchInsert(insert)
             switch insert.resultType {
             case .statusOnly: return BatchInsertResult(result: true)
             case .objectIDs: return BatchInsertResult(result: ids)
             case .count: return BatchInsertResult(result: ids.count)
             }
         case let update as BatchUpdateRequest:
-            let ids = try coordinator.batchUpdate(update)
+            let ids = try parentStore.batchUpdate(update)
             switch update.resultType {
             case .statusOnlyResultType: return BatchUpdateResult(result: true)
             case .updatedObjectIDsResultType: return BatchUpdateResult(result: ids)
             case .updatedObjectsCountResultType: return BatchUpdateResult(result: ids.count)
             }
         case let delete as BatchDeleteRequest:
-            let (ids, count) = try coordinator.batchDelete(delete)
+            let (ids, count) = try parentStore.batchDelete(delete)
             switch delete.resultType {
             case .resultTypeStatusOnly: return BatchDeleteResult(result: true)
             case .resultTypeObjectIDs: return BatchDeleteResult(result: ids ?? [])

@@ -21,7 +21,7 @@ extension ManagedObjectContext {
     ///   any row is read); `.storeUnsupportedRequest` for dictionary results spanning several stores;
     ///   store errors.
     public func fetch<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {
-        let query = try StoreFetch(request, model: coordinator.managedObjectModel)
+        let query = try StoreFetch(request, model: parentStore.managedObjectModel)
         switch request.resultType {
         case .managedObjectResultType:
             var resultClass = try ResultClass<T>(query, context: self)
@@ -40,7 +40,7 @@ extension ManagedObjectContext {
             }
             return [result]
         case .dictionaryResultType:
-            return try coordinator.fetchDictionaries(query).map { dictionary in
+            return try parentStore.fetchDictionaries(query).map { dictionary in
                 guard let result = NSDictionary(dictionary: dictionary) as? T else {
                     throw CoreDataError(.invalidFetchRequest, "Dictionary results need FetchRequest<NSDictionary>; use fetchDictionaries(_:) for [String: Any].")
                 }
@@ -64,13 +64,13 @@ extension ManagedObjectContext {
         guard request.resultType == .dictionaryResultType else {
             throw CoreDataError(.invalidFetchRequest, "fetchDictionaries(_:) needs resultType .dictionaryResultType.")
         }
-        let query = try StoreFetch(request, model: coordinator.managedObjectModel)
-        return try coordinator.fetchDictionaries(query)
+        let query = try StoreFetch(request, model: parentStore.managedObjectModel)
+        return try parentStore.fetchDictionaries(query)
     }
 
     /// How many objects match `request`, without loading them.
     public func count<T: FetchRequestResult>(for request: FetchRequest<T>) throws -> Int {
-        let query = try StoreFetch(request, model: coordinator.managedObjectModel)
+        let query = try StoreFetch(request, model: parentStore.managedObjectModel)
         return try countObjects(query, request: request)
     }
 
@@ -79,7 +79,7 @@ extension ManagedObjectContext {
     func fetchObjects<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> [ManagedObject] {
         processPendingChanges()
         let pending = request.includesPendingChanges ? PendingFetch(query, in: self) : nil
-        let rows = try coordinator.fetch(pending?.storeQuery ?? query)
+        let rows = try parentStore.fetch(pending?.storeQuery ?? query)
         var objects: [ManagedObject] = []
         objects.reserveCapacity(rows.count)
         registry.reserveCapacity(registry.count + rows.count)
@@ -88,7 +88,7 @@ extension ManagedObjectContext {
             if !request.returnsObjectsAsFaults && object.faulted { object.willAccessValues() }
             objects.append(object)
         }
-        try coordinator.prefetch(query.prefetchPaths, from: rows)
+        try parentStore.prefetch(query.prefetchPaths, from: rows)
         guard let pending else { return objects }
         return try pending.merge(objects)
     }
@@ -100,15 +100,15 @@ extension ManagedObjectContext {
         }
         var idQuery = query
         idQuery.includesValues = false
-        return try coordinator.fetch(idQuery).map(\.id)
+        return try parentStore.fetch(idQuery).map(\.id)
     }
 
     private func countObjects<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> Int {
         processPendingChanges()
         if request.includesPendingChanges, let pending = PendingFetch(query, in: self) {
-            return try pending.count(in: coordinator)
+            return try pending.count(in: parentStore)
         }
-        return try coordinator.count(query)
+        return try parentStore.count(query)
     }
 
     /// The registered object for a fetched row, creating a fault when there is none.
@@ -141,7 +141,7 @@ extension ManagedObjectContext {
     ///   is of a store this context's coordinator does not have (or of another model).
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         if let registered = registeredObject(for: objectID), !registered.isInaccessible { return registered }
-        guard !objectID.isTemporaryID, let snapshot = try coordinator.snapshot(for: objectID) else {
+        guard !objectID.isTemporaryID, let snapshot = try parentStore.snapshot(for: objectID) else {
             throw CoreDataError(.objectNotFound, "No \(objectID.entity.name) with ID \(objectID) exists.", objectID: objectID)
         }
         let object = registerFetched(objectID, snapshot: snapshot)
@@ -149,14 +149,14 @@ extension ManagedObjectContext {
         return object
     }
 
-    /// Loads a fault's values from the coordinator's row cache or the store.
+    /// Loads a fault's values from the parent store (for a coordinator, its row cache or the store).
     func fulfillFault(_ object: ManagedObject) {
         if let snapshot = object.committed {
             object.adopt(snapshot)
             return
         }
         do {
-            if let snapshot = try coordinator.snapshot(for: object.objectID) {
+            if let snapshot = try parentStore.snapshot(for: object.objectID) {
                 object.adopt(snapshot)
             } else {
                 object.becomeInaccessible()
@@ -185,6 +185,6 @@ extension ManagedObjectContext {
 
     func storedRelatedIDs(of object: ManagedObject, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
         guard !object.objectID.isTemporaryID else { return [] }
-        return try coordinator.relatedIDs(of: object.objectID, relationship: relationship)
+        return try parentStore.relatedIDs(of: object.objectID, relationship: relationship)
     }
 }

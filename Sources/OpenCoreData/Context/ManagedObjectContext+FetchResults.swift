@@ -30,18 +30,18 @@ extension ManagedObjectContext {
     /// - Throws: `.invalidFetchRequest` for a result type other than managed objects, or
     ///   when objects of the fetched entities are not instances of `T`; as `fetch(_:)`.
     public func fetchResults<T: ManagedObject>(_ request: FetchRequest<T>) throws -> FetchResults<T> {
-        let query = try StoreFetch(request, model: coordinator.managedObjectModel)
+        let query = try StoreFetch(request, model: parentStore.managedObjectModel)
         guard request.resultType == .managedObjectResultType else {
             throw CoreDataError(.invalidFetchRequest, "fetchResults(_:) returns managed objects; set resultType to .managedObjectResultType.")
         }
         let resultClass = try ResultClass<T>(query, context: self)
         processPendingChanges()
         guard request.includesPendingChanges && PendingFetch(query, in: self) != nil else {
-            return FetchResults(context: self, keys: try coordinator.fetchKeys(query), resultClass: resultClass, batchSize: request.fetchBatchSize,
+            return FetchResults(context: self, keys: try parentStore.fetchKeys(query), resultClass: resultClass, batchSize: request.fetchBatchSize,
                                 prefetchPaths: query.prefetchPaths, firesFaults: !request.returnsObjectsAsFaults)
         }
         let merged = try fetchObjects(query, request: request)
-        var keys = StoredKeys(store: try coordinator.storeNumber(for: query))
+        var keys = StoredKeys(store: try parentStore.storeNumber(for: query))
         var inserted: [ManagedObject] = []
         for object in merged {
             if let key = object.objectID.primaryKey {
@@ -67,10 +67,10 @@ extension ManagedObjectContext {
         }
         var snapshots: [ManagedObjectID: RowSnapshot] = [:]
         do {
-            let rows = try coordinator.rows(for: missing)
+            let rows = try parentStore.rows(for: missing)
             snapshots.reserveCapacity(rows.count)
             for row in rows { snapshots[row.id] = row.snapshot }
-            try coordinator.prefetch(paths, from: rows)
+            try parentStore.prefetch(paths, from: rows)
         } catch {
             lastFaultError = error as? CoreDataError
         }

@@ -85,12 +85,12 @@ struct PendingFetch {
 
     /// How many objects match with the pending changes, windowed: the store's count of
     /// its clean matches plus the pending matches.
-    func count(in coordinator: PersistentStoreCoordinator) throws -> Int {
+    func count(in parent: any ParentObjectStore) throws -> Int {
         var clean = query
         clean.limit = 0
         clean.offset = 0
         clean.excludedIDs = (Array(updated) + deleted).map(\.objectID).filter { !$0.isTemporaryID }
-        return query.windowedCount(try coordinator.count(clean) + matchingPending().count)
+        return query.windowedCount(try parent.count(clean) + matchingPending().count)
     }
 
     // MARK: - Merging

@@ -37,7 +37,7 @@ extension ManagedObjectContext {
         let request = makeSaveRequest(changes)
         let permanentIDs: PermanentIDs
         do {
-            permanentIDs = try coordinator.save(request)
+            permanentIDs = try parentStore.save(request)
         } catch let store as StoreConflicts {
             throw mergeConflictError(store.conflicts)
         } catch var incomplete as IncompleteSave {
@@ -122,7 +122,7 @@ extension ManagedObjectContext {
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         let needing = objects.filter { $0.objectID.isTemporaryID }
         guard !needing.isEmpty else { return }
-        adoptPermanentIDs(try coordinator.obtainPermanentIDs(for: needing.map(\.objectID)), for: needing)
+        adoptPermanentIDs(try parentStore.obtainPermanentIDs(for: needing.map(\.objectID), in: nil), for: needing)
     }
 
     /// Gives `needing` (objects with temporary IDs) their permanent IDs from `map`, and

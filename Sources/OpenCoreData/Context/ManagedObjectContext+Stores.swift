@@ -24,37 +24,28 @@ extension ManagedObjectContext {
             if object.objectID.store == store.backend.storeNumber { return }
             throw CoreDataError(.storeOperationFailed, "\(object.objectID) already has a permanent ID of another store; assign a new object before obtaining its permanent ID.", objectID: object.objectID)
         }
-        adoptPermanentIDs(try coordinator.obtainPermanentIDs(for: [object.objectID], in: store), for: [object])
+        adoptPermanentIDs(try parentStore.obtainPermanentIDs(for: [object.objectID], in: store), for: [object])
     }
 
     /// Core Data's `NSManagedObjectExternalRelationshipError` for every pending object
-    /// whose changed relationships reach an object of another store (or of a store this
-    /// coordinator does not have): relationships cannot cross stores. Checked with the
-    /// other validation errors, before anything is written.
+    /// whose changed relationships reach an object of another store (or of a store the
+    /// parent store does not have): relationships cannot cross stores. Checked with the
+    /// other validation errors, before anything is written, under one view of the stores.
     func externalRelationshipErrors(_ changes: PendingChanges) -> [CoreDataError] {
-        let coordinator = coordinator
-        return coordinator.lock.withLock {
-            // One store holding every entity: only saved objects of other stores are outsiders.
-            let single = coordinator.stores.count == 1 && coordinator.stores[0].holdsAllEntities ? coordinator.stores[0] : nil
-            let singleNumber = single?.backend.storeNumber
-            let layout = coordinator.managedObjectModel.layout
-            func store(of id: ManagedObjectID) -> PersistentStore? {
-                if let single, id.isTemporaryID || (id.store == singleNumber && layout.holds(id)) { return single }
-                return try? coordinator.store(for: id)
-            }
+        parentStore.withStoreOf { storeOf in
             var errors: [CoreDataError] = []
             func check(_ object: ManagedObject, slots: some Sequence<Int>) {
-                let home = store(of: object.objectID)
+                let home = storeOf(object.objectID)
                 for slot in slots {
                     guard let relationship = object.slots.relationships[slot] else { continue }
                     let outsider: ManagedObjectID?
                     if relationship.isToMany {
-                        outsider = object.toMany[slot]?.ordered.first { store(of: $0) !== home }
+                        outsider = object.toMany[slot]?.ordered.first { storeOf($0) !== home }
                     } else {
-                        outsider = object.values[slot].objectID.flatMap { store(of: $0) !== home ? $0 : nil }
+                        outsider = object.values[slot].objectID.flatMap { storeOf($0) !== home ? $0 : nil }
                     }
                     guard let outsider else { continue }
-                    let place = store(of: outsider).map { "\($0)" } ?? "a store this coordinator does not have"
+                    let place = storeOf(outsider).map { "\($0)" } ?? "a store this coordinator does not have"
                     errors.append(CoreDataError(.externalRelationship,
                         "\(object.entity.name).\(relationship.name) of \(object.objectID) (in \(home.map { "\($0)" } ?? "no store")) relates to \(outsider) in \(place): relationships cannot cross persistent stores.",
                         objectID: object.objectID, key: relationship.name))

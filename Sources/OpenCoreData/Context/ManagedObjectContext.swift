@@ -76,6 +76,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var classCache = ContextClassCache()
     /// The entity and class of the last `insertNewObject(forEntityName:into:)`.
     @exclusivity(unchecked) var lastInsertedEntity: (entity: EntityDescription, type: ManagedObject.Type)?
+    /// A parent store standing in for `persistentStoreCoordinator` (see `parentStore`);
+    /// nil for a context on a coordinator. Set before the context is used.
+    @exclusivity(unchecked) var installedParentStore: (any ParentObjectStore)?
 
     /// Creates a context; set `persistentStoreCoordinator` before using it.
     public init(concurrencyType: ConcurrencyType) {
@@ -140,7 +143,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
         registry.removeValue(forKey: id)
     }
 
-    var coordinator: PersistentStoreCoordinator {
+    /// What the context fetches from and saves to: the installed parent store (tests; a
+    /// parent context, next) or else the coordinator. Every store access goes through it.
+    var parentStore: any ParentObjectStore {
+        if let installedParentStore { return installedParentStore }
         guard let persistentStoreCoordinator else {
             preconditionFailure("ManagedObjectContext: set persistentStoreCoordinator before fetching or saving.")
         }

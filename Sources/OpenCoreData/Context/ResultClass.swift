@@ -20,7 +20,7 @@ struct ResultClass<T> {
         }
         verified = ObjectIdentifier(resultType)
         guard resultType != ManagedObject.self else { return }
-        let layout = context.coordinator.managedObjectModel.layout
+        let layout = context.parentStore.managedObjectModel.layout
         for number in query.entityNumbers {
             guard let entity = layout.entitiesByNumber[number], !entity.isAbstract else { continue }
             guard context.objectClass(for: entity) is T.Type else {
