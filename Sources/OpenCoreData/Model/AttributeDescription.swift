@@ -25,32 +25,56 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     // @unchecked Sendable: edited only while its model is not frozen; read-only after.
 
     /// The attribute's type.
-    public var attributeType: AttributeType
+    public var attributeType: AttributeType {
+        willSet { checkMutable("attributeType") }
+    }
     /// The value a newly inserted object starts with (of the attribute's Swift type).
-    public var defaultValue: (any Sendable)?
+    public var defaultValue: (any Sendable)? {
+        willSet { checkMutable("defaultValue") }
+    }
     /// Numbers: the smallest allowed value. Dates: the earliest, as seconds since 2001.
-    public var minValue: Double?
+    public var minValue: Double? {
+        willSet { checkMutable("minValue") }
+    }
     /// Numbers: the largest allowed value. Dates: the latest, as seconds since 2001.
-    public var maxValue: Double?
+    public var maxValue: Double? {
+        willSet { checkMutable("maxValue") }
+    }
     /// Strings and binary data: the shortest allowed length (characters or bytes).
-    public var minLength: Int?
+    public var minLength: Int? {
+        willSet { checkMutable("minLength") }
+    }
     /// Strings and binary data: the longest allowed length (characters or bytes).
-    public var maxLength: Int?
+    public var maxLength: Int? {
+        willSet { checkMutable("maxLength") }
+    }
     /// Strings: a regular expression the whole value must match.
-    public var regularExpression: String?
+    public var regularExpression: String? {
+        willSet { checkMutable("regularExpression") }
+    }
     /// Transformable: the name of a registered `AttributeValueTransformer` that turns values into data.
-    public var valueTransformerName: String?
+    public var valueTransformerName: String? {
+        willSet { checkMutable("valueTransformerName") }
+    }
     /// Transformable: the class name Xcode records for the value. Without a
     /// `valueTransformerName`, a Codable type registered for this name
     /// (`ValueTransformerRegistry.registerCodableType(_:forClassName:)`) stores the value.
-    public var attributeValueClassName: String?
+    public var attributeValueClassName: String? {
+        willSet { checkMutable("attributeValueClassName") }
+    }
     /// Transformable, for models built in Swift: the `Codable` type of the value, stored
     /// by the default Codable transformer when no `valueTransformerName` is set.
-    public var transformableValueType: (any (Codable & Sendable).Type)?
+    public var transformableValueType: (any (Codable & Sendable).Type)? {
+        willSet { checkMutable("transformableValueType") }
+    }
     /// Binary data: Xcode's "Allows External Storage" (stored inline here).
-    public var allowsExternalBinaryDataStorage = false
+    public var allowsExternalBinaryDataStorage = false {
+        willSet { checkMutable("allowsExternalBinaryDataStorage") }
+    }
     /// Whether the attribute has a fetch index of its own (Xcode's "Indexed").
-    public var isIndexed = false
+    public var isIndexed = false {
+        willSet { checkMutable("isIndexed") }
+    }
 
     public init(
         name: String,

@@ -5,11 +5,17 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     // @unchecked Sendable: edited only while its model is not frozen; read-only after.
 
     /// The entity's name, unique in the model.
-    public var name: String
+    public var name: String {
+        willSet { checkMutable("name") }
+    }
     /// The name of the `ManagedObject` subclass that represents it (Xcode's "Class").
-    public var managedObjectClassName: String?
+    public var managedObjectClassName: String? {
+        willSet { checkMutable("managedObjectClassName") }
+    }
     /// An abstract entity has no instances of its own, only of its sub-entities.
-    public var isAbstract = false
+    public var isAbstract = false {
+        willSet { checkMutable("isAbstract") }
+    }
     /// The entity this one inherits from.
     public internal(set) var superentity: EntityDescription? {
         get { superentityReference?.entity }
@@ -18,22 +24,34 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     private weak var superentityReference: WeakEntityReference?
     /// The entities that inherit from this one.
     public var subentities: [EntityDescription] = [] {
+        willSet { checkMutable("subentities") }
         didSet { for sub in subentities { sub.superentity = self } }
     }
     /// The properties declared on this entity (not inherited ones).
     public var properties: [PropertyDescription] = [] {
+        willSet { checkMutable("properties") }
         didSet { for property in properties { property.entity = self } }
     }
     /// Sets of property names whose values must be unique across instances.
-    public var uniquenessConstraints: [[String]] = []
+    public var uniquenessConstraints: [[String]] = [] {
+        willSet { checkMutable("uniquenessConstraints") }
+    }
     /// Fetch indexes, each becoming a SQLite index on the entity's table.
-    public var indexes: [FetchIndexDescription] = []
+    public var indexes: [FetchIndexDescription] = [] {
+        willSet { checkMutable("indexes") }
+    }
     /// Free-form metadata from the model.
-    public var userInfo: [String: String] = [:]
+    public var userInfo: [String: String] = [:] {
+        willSet { checkMutable("userInfo") }
+    }
     /// The name an entity had in an earlier model version (for migrations).
-    public var renamingIdentifier: String?
+    public var renamingIdentifier: String? {
+        willSet { checkMutable("renamingIdentifier") }
+    }
     /// Changes the version hash without changing the schema (Xcode's "Version Hash Modifier").
-    public var versionHashModifier: String?
+    public var versionHashModifier: String? {
+        willSet { checkMutable("versionHashModifier") }
+    }
 
     /// What weak references to this entity point at (see `WeakEntityReference`).
     private(set) lazy var weakReference = WeakEntityReference(self)

@@ -12,12 +12,17 @@ public final class ManagedObjectModel: @unchecked Sendable {
 
     /// The model's entities, in declaration order.
     public var entities: [EntityDescription] {
-        didSet { checkMutable(); adoptEntities() }
+        willSet { checkMutable("entities") }
+        didSet { adoptEntities() }
     }
     /// Names of the model's configurations (from Xcode), each a subset of the entities.
-    public var configurations: [String: [String]] = [:]
+    public var configurations: [String: [String]] = [:] {
+        willSet { checkMutable("configurations") }
+    }
     /// Free-form identifiers for this version of the model (Xcode's "Identifier").
-    public var versionIdentifiers: Set<String> = []
+    public var versionIdentifiers: Set<String> = [] {
+        willSet { checkMutable("versionIdentifiers") }
+    }
     /// The name of the version this model was loaded from, when loaded from a bundle.
     public internal(set) var versionName: String?
 
@@ -47,10 +52,6 @@ public final class ManagedObjectModel: @unchecked Sendable {
 
     private func adoptEntities() {
         for entity in entities { entity.model = self }
-    }
-
-    private func checkMutable() {
-        precondition(!isFrozen, "ManagedObjectModel: a model cannot be changed once a PersistentStoreCoordinator uses it. Build a new model instead.")
     }
 
     /// Validates the model and fixes its layout; called by the coordinator.

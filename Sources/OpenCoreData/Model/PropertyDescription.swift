@@ -5,17 +5,29 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: edited only while its model is not frozen; read-only after.
 
     /// The property's name, unique in its entity.
-    public var name: String
+    public var name: String {
+        willSet { checkMutable("name") }
+    }
     /// Whether the value may be nil (or, for to-many relationships, empty) when saved.
-    public var isOptional: Bool
+    public var isOptional: Bool {
+        willSet { checkMutable("isOptional") }
+    }
     /// A transient property is tracked by the context but never stored.
-    public var isTransient: Bool
+    public var isTransient: Bool {
+        willSet { checkMutable("isTransient") }
+    }
     /// Free-form metadata from the model.
-    public var userInfo: [String: String] = [:]
+    public var userInfo: [String: String] = [:] {
+        willSet { checkMutable("userInfo") }
+    }
     /// The name this property had in an earlier model version (for migrations).
-    public var renamingIdentifier: String?
+    public var renamingIdentifier: String? {
+        willSet { checkMutable("renamingIdentifier") }
+    }
     /// Changes the version hash without changing the schema.
-    public var versionHashModifier: String?
+    public var versionHashModifier: String? {
+        willSet { checkMutable("versionHashModifier") }
+    }
     /// The entity that declares the property.
     public internal(set) var entity: EntityDescription? {
         get { entityReference?.entity }

@@ -7,25 +7,39 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
     /// The entity at the other end.
     public var destinationEntity: EntityDescription? {
         get { destinationReference?.entity }
-        set { destinationReference = newValue?.weakReference }
+        set {
+            checkMutable("destinationEntity")
+            destinationReference = newValue?.weakReference
+        }
     }
     private weak var destinationReference: WeakEntityReference?
     /// The relationship at the other end that points back, kept in step automatically.
     public var inverseRelationship: RelationshipDescription? {
         get { inverseReference?.relationship }
-        set { inverseReference = newValue?.weakReference }
+        set {
+            checkMutable("inverseRelationship")
+            inverseReference = newValue?.weakReference
+        }
     }
     private weak var inverseReference: WeakRelationshipReference?
     /// What weak references to this relationship point at (see `WeakEntityReference`).
     private(set) lazy var weakReference = WeakRelationshipReference(self)
     /// The fewest related objects a saved object may have (to-many only).
-    public var minCount: Int
+    public var minCount: Int {
+        willSet { checkMutable("minCount") }
+    }
     /// The most related objects a saved object may have; 1 makes it to-one, 0 means unbounded.
-    public var maxCount: Int
+    public var maxCount: Int {
+        willSet { checkMutable("maxCount") }
+    }
     /// What deleting the source object does to the destination objects.
-    public var deleteRule: DeleteRule
+    public var deleteRule: DeleteRule {
+        willSet { checkMutable("deleteRule") }
+    }
     /// Whether a to-many relationship keeps its objects in order.
-    public var isOrdered: Bool
+    public var isOrdered: Bool {
+        willSet { checkMutable("isOrdered") }
+    }
 
     /// The name of the destination entity, used to wire relationships up by name
     /// when the destination is not created yet (the model loader uses it).
