@@ -45,9 +45,17 @@ let package = Package(
             name: "CSQLiteFaultVFS",
             dependencies: ["CSQLite"]
         ),
+        // Shared by test targets: temporary stores, test stacks and models, seeded
+        // randomness, child processes, SQL capture, a context invariant checker. Uses the
+        // library's public and `package` API only, so any build configuration compiles it.
+        .target(
+            name: "OpenCoreDataTestSupport",
+            dependencies: ["OpenCoreData", "CSQLite"],
+            path: "Tests/OpenCoreDataTestSupport"
+        ),
         .testTarget(
             name: "OpenCoreDataTests",
-            dependencies: ["OpenCoreData", "CSQLiteFaultVFS", "ocd-torture"]
+            dependencies: ["OpenCoreData", "OpenCoreDataTestSupport", "CSQLiteFaultVFS", "ocd-torture"]
         ),
     ],
     swiftLanguageModes: [.v6]

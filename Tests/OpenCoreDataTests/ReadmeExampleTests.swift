@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// The README's example, as written there but for the store's location and the class and entity names (registrations are global, and tests run in parallel).
 @Suite struct ReadmeExampleTests {

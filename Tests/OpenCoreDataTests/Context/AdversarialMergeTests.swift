@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Saving objects whose rows a batch request changed or deleted, before (or without)
 /// merging its result: no lost batch values, no silently lost edits, no dangling

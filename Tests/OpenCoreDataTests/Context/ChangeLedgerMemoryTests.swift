@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A long-running context with a change-set consumer holds only what the last event and
 /// the pending changes need: its peak memory does not grow with the number of events.

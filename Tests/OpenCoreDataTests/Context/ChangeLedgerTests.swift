@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import OpenCoreDataTestSupport
 @_spi(ChangeTracking) @testable import OpenCoreData
 
 /// The change ledger: random edit sequences on the nested list, several operations per

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 @Suite struct DeleteRuleTests {
     @Test(arguments: StoreKind.allCases)
@@ -15,6 +16,7 @@ import Testing
             #expect(!other.isDeleted)
             try stack.context.save()
             #expect(try stack.fetch("Item").map { $0.value(forKey: "title") as? String } == ["other"])
+            #expect(InvariantChecker.check(stack.context) == [])
         }
     }
 
@@ -28,6 +30,7 @@ import Testing
             stack.context.delete(child)
             try stack.context.save()
             #expect((root.value(forKey: "children") as? Set<ManagedObject>)?.isEmpty == true)
+            #expect(InvariantChecker.check(stack.context) == [])
         }
         if kind == .sqlite {
             let reopened = try stack.reopened()
@@ -57,6 +60,7 @@ import Testing
             stack.context.delete(folder)
             try stack.context.save()
             #expect(try stack.fetch("Folder").isEmpty)
+            #expect(InvariantChecker.check(stack.context) == [])
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Dictionary fetches, batch-faulting arrays and batch updates over an entity hierarchy
 /// (abstract Person; Employee and Contractor in one table), on both stores.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// The fetch options that change what is read: property values, faults, pending changes,
 /// counting — checked by counting store statements and registered objects.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 @Suite struct FetchRequestTests {
     private func count(_ stack: TestStack, _ request: FetchRequest<ManagedObject>) throws -> Int {

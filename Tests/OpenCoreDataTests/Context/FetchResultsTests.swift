@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// `fetchResults(_:)`: keys first, then objects only when read — alone (`fetchBatchSize` 0)
 /// or a batch at a time.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A random sequence of inserts, re-parentings, cascading deletes and saves on the nested
 /// list (seeded; the seed is printed), then an invariant walk of what the store holds.
@@ -79,6 +80,7 @@ import Testing
                         live[gone] = nil
                     }
                 } else {
+                    #expect(InvariantChecker.check(stack.context) == [], "seed \(seed): before a save")
                     try stack.context.save()
                     if random.chance(0.3) {                               // forget everything: relationships reload from the store
                         stack.context.reset()
@@ -87,6 +89,7 @@ import Testing
                 }
             }
             try stack.context.save()
+            #expect(InvariantChecker.check(stack.context) == [], "seed \(seed): after the last save")
         }
         return (stack, expected)
     }
@@ -115,6 +118,7 @@ import Testing
                 graph[title] = Node(parent: parent?.value(forKey: "title") as? String, order: item.value(forKey: "order") as? Int64 ?? -1)
             }
             #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Item")) == items.count)
+            #expect(InvariantChecker.check(context) == [])
             return graph
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// objc.io's nested list, end to end: a root, children ordered by insertion,
 /// `prepareForDeletion` renumbering later siblings, a cascade delete, saved and reopened.
@@ -67,7 +68,9 @@ final class ListItem: ManagedObject {
             context.processPendingChanges()
             #expect(Self.outline(root) == "root(0)[a(0)[a1(0)] c(1)]")
             #expect(context.deletedObjects.count == 4)
+            #expect(InvariantChecker.check(context) == [])
             try context.save()
+            #expect(InvariantChecker.check(context) == [])
         }
         guard kind == .sqlite else {
             try context.performAndWait {
@@ -83,6 +86,7 @@ final class ListItem: ManagedObject {
             let root = try #require(roots.first as? ListItem)
             #expect(Self.outline(root) == "root(0)[a(0)[a1(0)] c(1)]")
             #expect(try reopened.context.count(for: FetchRequest<ManagedObject>(entityName: "Item")) == 4)
+            #expect(InvariantChecker.check(reopened.context) == [])
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Fetches see the context's unsaved inserts, changes and deletes (`includesPendingChanges`).
 @Suite struct PendingChangesFetchTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Windows of fetches with unsaved changes stay in the store (`PendingFetch`): the same
 /// results as merging every match in memory, from far fewer rows.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// `relationshipKeyPathsForPrefetching`: one store read per key-path step, then walking
 /// the relationships and reading the related objects needs none (counted statements).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 class RCPerson: ManagedObject {}
 final class RCEmployee: RCPerson {}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Review: concurrent edits of a many-to-many relationship and deletes of rows another
 /// context changed conflict rather than lose a membership or a change.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Review: a fetch whose result type does not fit the request's generic type is an
 /// `.invalidFetchRequest` for object IDs too, as it is for objects, counts and

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Review: sub-entities share their root's table; a conflict on a sub-entity's row is
 /// found there, and a sibling's row of the same primary-key range is not confused with it.

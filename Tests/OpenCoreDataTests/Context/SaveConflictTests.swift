@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Optimistic locking: a save writes a row only while it still has the version the
 /// context read. Before, the second of two writers silently replaced the first's

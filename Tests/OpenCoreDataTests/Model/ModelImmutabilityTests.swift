@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A model is shared read-only once a coordinator uses it: every setter of every model
 /// class traps from then on (checked in child processes), and works before.
@@ -13,64 +14,77 @@ import OpenCoreData
         return (model, coordinator)
     }
 
+    /// The trap's message: what the child wrote to standard error.
+    private static func message(_ result: ExitTest.Result?) -> String {
+        result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+    }
+
     @Test func settingTheModelsEntitiesTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (model, _) = try Self.frozenModel()
             model.entities = []
         }
+        #expect(Self.message(result).contains("ManagedObjectModel.entities: a model cannot be changed once a PersistentStoreCoordinator uses it"))
     }
 
     @Test func settingTheModelsConfigurationsTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (model, _) = try Self.frozenModel()
             model.configurations["Cloud"] = ["Item"]
         }
+        #expect(Self.message(result).contains("ManagedObjectModel.configurations: a model cannot be changed once a PersistentStoreCoordinator uses it"))
     }
 
     @Test func settingAnEntitysNameTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (model, _) = try Self.frozenModel()
             model.entities[0].name = "Renamed"
         }
+        #expect(Self.message(result).contains("EntityDescription 'Item'.name: a model cannot be changed once a PersistentStoreCoordinator uses it"))
     }
 
     @Test func appendingToAnEntitysPropertiesTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (model, _) = try Self.frozenModel()
             model.entities[0].properties.append(AttributeDescription(name: "late", type: .string))
         }
+        #expect(Self.message(result).contains("EntityDescription 'Item'.properties: a model cannot be changed once a PersistentStoreCoordinator uses it"))
     }
 
     @Test func settingAnAttributesDefaultValueTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (model, _) = try Self.frozenModel()
             model.entities[0].attributesByName["title"]?.defaultValue = "changed"
         }
+        #expect(Self.message(result).contains("AttributeDescription 'Item.title'.defaultValue: a model cannot be changed once a PersistentStoreCoordinator uses it"))
     }
 
     @Test func settingAPropertysOptionalityTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (model, _) = try Self.frozenModel()
             let property: PropertyDescription? = model.entities[0].propertiesByName["parent"]
             property?.isOptional = false
         }
+        #expect(Self.message(result).contains("RelationshipDescription 'Item.parent'.isOptional: a model cannot be changed once a PersistentStoreCoordinator uses it"))
     }
 
     @Test func settingARelationshipsDeleteRuleTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (model, _) = try Self.frozenModel()
             model.entities[0].relationshipsByName["children"]?.deleteRule = .deny
         }
+        #expect(Self.message(result).contains("RelationshipDescription 'Item.children'.deleteRule: a model cannot be changed once a PersistentStoreCoordinator uses it"))
     }
 
     @Test func rewiringARelationshipsInverseTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (model, _) = try Self.frozenModel()
             let relationships = model.entities[0].relationshipsByName
             if let parent = relationships["parent"], let children = relationships["children"] {
                 children.setInverse(parent)
             }
         }
+        #expect(Self.message(result).contains("RelationshipDescription 'Item.children'.inverseRelationship: a model cannot be changed once a PersistentStoreCoordinator uses it"))
     }
 
     /// Every kind of setter works before the model is used, and the edited model then
@@ -81,7 +95,7 @@ import OpenCoreData
         model.versionIdentifiers = ["v2"]
         let item = try #require(model.entities.first)
         item.name = "Task"
-        item.managedObjectClassName = "Task"
+        item.managedObjectClassName = nil
         item.userInfo["origin"] = "test"
         item.versionHashModifier = "2"
         item.indexes = [FetchIndexDescription(name: "byTitle", elements: [.init(propertyName: "title")])]

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A `Date` whose time interval is NaN was saved as NULL by SQLite (and kept as NaN in
 /// memory); it is refused like a NaN number, by every write path, on both stores.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// The key-path errors of `ResolvedKeyPath` are what a fetch reports, the same from the
 /// SQLite and the in-memory store.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// `ResolvedKeyPath`: the steps a key path resolves to, the relationships it crosses, and
 /// the one set of errors every walker reports.

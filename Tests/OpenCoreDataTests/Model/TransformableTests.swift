@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Transformable attributes through whole stores: saved, reopened, read back.
 @Suite struct TransformableTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 @Suite struct FaultingTests {
     @Test func fetchedObjectsAreFaultsUntilTouched() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Lifecycle hooks, recorded in the log named by the entity's `userInfo["hookLog"]`
 /// (each test's model has its own, as tests run in parallel).

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A property of every type `@Managed` supports; keys default to the property name, except
 /// `maybeText`, stored under "optionalText".

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// One coordinator on a nested-list model with two stores that both hold `Item`: a SQLite
 /// file ("a") and a second store of the given kind ("b"), each given one saved item, so

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 final class HierarchyEmployee: ManagedObject {}
 final class HierarchyContractor: ManagedObject {}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// `setValue` of a value a relationship cannot hold — a string for a to-one, strings for
 /// a to-many, an object of another entity — used to trap. It is kept as given, changes

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Programmer errors trap with a message, as Swift itself would; checked in a child process.
 @Suite struct TrapTests {

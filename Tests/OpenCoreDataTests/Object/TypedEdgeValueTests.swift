@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Edge values of every attribute type, written and read through `@Managed` accessors
 /// (the typed slot paths), saved, and read back from a fresh context of each store.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// `ManagedObject.value(forKeyPath:)`, which follows a `ResolvedKeyPath`.
 @Suite struct ValueForKeyPathTests {

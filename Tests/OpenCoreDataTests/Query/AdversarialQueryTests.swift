@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Odd but valid queries: both stores give the same answer or the same typed error
 /// (review1 findings).

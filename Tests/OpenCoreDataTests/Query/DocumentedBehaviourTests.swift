@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Behaviour Apple documents for predicates, checked on both stores. Sources:
 /// Predicate Programming Guide, "Predicate Format String Syntax" (PPG below);

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Random predicates over a random tree of items give the same answer — the same Boolean,
 /// or an error in every case — on managed objects of each store, on the in-memory store's

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// What must not trap: deep trees, overflow, NaN, wrong types, unknown keys, empty and
 /// nil-holding collections, mixed numeric types.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Expression kinds beyond key paths: variables, aggregates, index access, TERNARY, set
 /// expressions, and `expressionValue(with:context:)`.

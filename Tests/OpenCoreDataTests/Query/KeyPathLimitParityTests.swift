@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Key paths the SQLite store cannot follow — longer than its 64-table join limit — and a
 /// string subscript on a to-many (`children['a']`) were typed errors in SQLite but `[]`

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Real managed objects of the nested-list model, in an in-memory store.
 private func items(_ titles: [String?]) throws -> (TestStack, [ManagedObject]) {

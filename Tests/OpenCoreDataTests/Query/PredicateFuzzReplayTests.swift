@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Replays the fuzzer's corpus and every crash it found (`Fuzz/Corpus`, `Fuzz/Crashes`)
 /// through the parser, and parses seeded random inputs: each input must parse or throw a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A row readable by key, remembering where it started for stability checks.
 private struct Row: KeyValueCoding {

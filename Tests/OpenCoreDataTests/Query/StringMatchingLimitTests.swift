@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// `MATCHES` where ICU gives no answer — its backtracking stack overflows, or a pattern
 /// backtracks catastrophically — is a typed error in memory and in both stores, never a

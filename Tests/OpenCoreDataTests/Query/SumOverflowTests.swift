@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// `@sum` over `Int64` extremes overflowed into a `Double` in memory, so its answer
 /// depended on the order of the elements, while SQLite's `sum()` raised "integer

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// ANY / ALL / NONE, to-many key paths, collection operators and SUBQUERY on real managed
 /// objects, saved to each store and read back as faults, and on the in-memory store's rows.

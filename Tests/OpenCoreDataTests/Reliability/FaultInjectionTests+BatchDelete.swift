@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ocd_torture
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 extension FaultInjectionTests {
     /// The same loop over a `BatchDeleteRequest` whose cascade the store applies: each

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 extension FaultInjectionTests {
     /// A many-to-many relationship whose load fails reads as empty (the accessor cannot

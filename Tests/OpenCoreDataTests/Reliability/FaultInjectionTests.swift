@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import ocd_torture
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// SQLite's I/O-error loops (RELIABILITY.md §5.3) through a VFS that fails the Nth I/O
 /// call: for N = 1, 2, … over every read, write, sync, truncate, lock, size, shm-map,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ocd_torture
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// kill -9 during large deletes: a context's cascade delete and a `BatchDeleteRequest`
 /// are each all-or-nothing, whatever the instant of the kill.

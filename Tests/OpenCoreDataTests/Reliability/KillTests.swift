@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ocd_torture
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// kill -9 at random instants of a child process writing the store (RELIABILITY.md §5.1):
 /// after each kill the store reopens with a fresh coordinator, `integrity_check` is ok,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ocd_torture
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Two processes on one store file (RELIABILITY.md §5.1 multi-process, §5.2): each reads
 /// a counter, adds one and saves, retrying after `.mergeConflict`. No acknowledged

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Batch updates that compute or copy values a target attribute cannot hold: a typed error,
 /// and nothing changes, on both stores (review1 findings).

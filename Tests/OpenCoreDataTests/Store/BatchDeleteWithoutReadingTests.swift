@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Batch deletes of entities no relationship touches: the SQLite store deletes the
 /// matching rows with one statement, without reading them first; both stores must agree.

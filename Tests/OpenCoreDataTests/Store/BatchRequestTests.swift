@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Batch insert, update and delete requests run in the store, on both stores, and their
 /// results merge into contexts.

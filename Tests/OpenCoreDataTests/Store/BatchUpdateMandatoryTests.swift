@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A batch update whose computed or copied value is nil for some row — division by zero,
 /// a nil operand, NaN — wrote NULL into a required attribute (and a typed `Int64`

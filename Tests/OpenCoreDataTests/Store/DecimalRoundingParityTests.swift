@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A 38-digit `Decimal` came back rounded and `-0.0` came back `+0.0` from SQLite (as from
 /// Core Data's store) but exact from the in-memory store. The in-memory store now rounds

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Random data, random dictionary requests: the SQLite store's SQL and the in-memory
 /// store's Swift give the same dictionaries.

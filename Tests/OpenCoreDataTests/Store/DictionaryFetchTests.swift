@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// `resultType = .dictionaryResultType`: properties, key paths, aggregates, grouping,
 /// HAVING, DISTINCT, sorting and windows, the same on both stores.

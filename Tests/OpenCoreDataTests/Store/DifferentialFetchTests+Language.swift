@@ -1,5 +1,6 @@
 import Foundation
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Random predicates over the rest of the language, for the differential test: string
 /// operators with every option, IN / BETWEEN, ANY / ALL / NONE over to-many paths,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Random predicates and sorts over random data (seeded; the seed is printed): the SQLite
 /// store's answer must equal the evaluator's in memory over the same objects, and the

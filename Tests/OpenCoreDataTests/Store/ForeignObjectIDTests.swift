@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Object IDs of another coordinator's store, handed to this coordinator: they name no
 /// object here, even when a row here has the same entity and primary key.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A `havingPredicate` naming a key the grouped dictionaries do not have returned no rows;
 /// it is the typed error every other unknown key gets, on both stores.

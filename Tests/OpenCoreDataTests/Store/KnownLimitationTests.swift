@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Documented limitations: behaviour that differs from the in-memory evaluator today,
 /// kept visible so that a fix shows up here.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// The differential test's check on the notes model: many-to-many paths (join tables,
 /// both directions), an ordered one-to-many with index access, and to-one steps inside

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A fetch over several stores sorts in memory, reading rows through to-one key paths.
 /// A failed read used to be swallowed (the row sorted as nil, a wrong order without a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A model with two configurations — "Main" (accounts) and "Logs" (log entries) — and an
 /// `Event` entity both hold; a relationship links accounts and logs across them.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Review: a to-many without an inverse still holding an object inserted and deleted
 /// before the save. Before, the SQLite store trapped (force-unwrapping the member's

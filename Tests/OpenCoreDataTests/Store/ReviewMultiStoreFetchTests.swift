@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Review: a fetch over two stores answers as the same rows in one store would.
 @Suite struct ReviewMultiStoreFetchTests {

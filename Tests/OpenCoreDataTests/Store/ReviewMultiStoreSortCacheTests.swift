@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Review: a fetch over two stores sorted through a to-one relationship reads the related
 /// rows as the store holds them now. Before, it took them from the row cache without the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Review: a row read from the coordinator's row cache after a save answers as the
 /// store does. Before, the cache kept the saving context's decimal (38 digits) while

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Review: values of a uniqueness constraint moving between rows in one save. Before,
 /// SQLite checked each UPDATE against the old values (a swap failed, a chain passed or

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Cases where the two stores once disagreed (found by the differential and fetch
 /// suites): each now behaves the same on both, as Core Data would.

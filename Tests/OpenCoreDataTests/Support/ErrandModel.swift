@@ -1,5 +1,6 @@
 import Foundation
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A typed subclass with an attribute of each common kind, optional ones, a to-one and
 /// a to-many relationship: the subject of the `#Predicate` and `SortDescriptor` tests.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ocd_torture
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A folder whose files the fault VFS watches (installing the VFS first); stops watching
 /// when released.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import OpenCoreDataTestSupport
 
 /// Runs the `ocd-torture` helper and SIGKILLs it at a chosen instant.
 struct KillRound {

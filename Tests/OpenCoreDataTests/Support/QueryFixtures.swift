@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 extension TestStack {
     /// A small family of samples for to-many predicates, saved and reset:

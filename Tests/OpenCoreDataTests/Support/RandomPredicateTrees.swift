@@ -1,5 +1,6 @@
 import Foundation
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Random predicate trees of every shape the parser produces (so each must survive
 /// print → parse unchanged), from a seeded generator.

@@ -1,6 +1,7 @@
 import Foundation
 @testable import ocd_torture
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// The oracle for stores written by `ocd-torture`: the store reopens with a fresh
 /// coordinator, the file is sound, and its content is whole.

@@ -25,6 +25,10 @@ final class SQLiteConnection {
     /// How many rows this connection's statements have stepped to (`sqlite3_step`
     /// returning `SQLITE_ROW`). Tests use it to prove how much a fetch read.
     var steppedRowCount = 0
+    /// Called with the SQL of each statement as it starts executing, while set: tests
+    /// capture what an operation ran (`PersistentStoreCoordinator.observeSQL(_:)`). Unset,
+    /// it costs one branch per execution.
+    var statementObserver: ((String) -> Void)?
 
     /// How long a statement waits for another connection's lock, in milliseconds.
     let busyTimeout: Int32
@@ -73,6 +77,7 @@ final class SQLiteConnection {
     /// Runs one or more statements that take no parameters (schema, pragmas, transactions).
     func execute(_ sql: String) throws {
         executedStatementCount &+= 1
+        if let statementObserver { statementObserver(sql) }
         var errorMessage: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if code != SQLITE_OK {

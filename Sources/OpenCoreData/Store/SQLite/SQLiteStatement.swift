@@ -24,6 +24,9 @@ final class SQLiteStatement {
         finalized = true
     }
 
+    /// The SQL the statement was prepared from.
+    var sql: String { sqlite3_sql(pointer).map { String(cString: $0) } ?? "" }
+
     func reset() {
         isCounted = false
         sqlite3_reset(pointer)
@@ -68,6 +71,7 @@ final class SQLiteStatement {
         if !isCounted {
             isCounted = true
             connection.executedStatementCount &+= 1
+            if let observer = connection.statementObserver { observer(sql) }
         }
         let code = sqlite3_step(pointer)
         if code == SQLITE_ROW {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Fetches with lowered `#Predicate`s and `SortDescriptor`s return the expected errands
 /// on both stores.

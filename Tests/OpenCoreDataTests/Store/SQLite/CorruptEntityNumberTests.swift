@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A row whose `Z_ENT` the model does not define (a damaged file) is a typed
 /// `.storeCorrupt` error on every read path, never a crash.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Review: two coordinators on one file, opened with the same or different journal
 /// modes, see each other's commits as conflicts. (A second coordinator asking for DELETE

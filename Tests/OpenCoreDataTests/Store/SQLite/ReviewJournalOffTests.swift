@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Review: a failed save leaves the store as it was, whatever pragmas the options set.
 @Suite struct ReviewJournalOffTests {

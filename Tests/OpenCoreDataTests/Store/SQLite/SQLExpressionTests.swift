@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Expressions in fetches: arithmetic and NSExpression's functions, TERNARY, index
 /// access, large IN lists, BETWEEN, variables and what only memory can run.

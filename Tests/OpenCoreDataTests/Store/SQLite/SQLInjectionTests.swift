@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Hostile values as predicate constants, in every operator: both stores answer as the
 /// evaluator does, and the SQLite file's schema and rows are unchanged afterwards —

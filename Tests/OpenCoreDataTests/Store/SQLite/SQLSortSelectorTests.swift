@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Sort selectors in fetches: the SQLite store orders strings through collations that
 /// call `StringOrdering`, so both stores give the in-memory sort's order.

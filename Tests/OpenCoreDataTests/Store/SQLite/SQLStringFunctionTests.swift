@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// String operators and `[c]`/`[d]` in fetches: the SQLite store runs them through
 /// functions registered on its connection that call `StringMatching`, so both stores

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// To-many key paths in fetches (see `TestStack.family` for the data): `ANY`, `ALL`,
 /// `NONE`, collection operators, `SUBQUERY` and `IN`/`CONTAINS` — correlated subqueries

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// The connection's prepared-statement cache: windows share one statement, and the cache
 /// stays bounded however many distinct statements run.

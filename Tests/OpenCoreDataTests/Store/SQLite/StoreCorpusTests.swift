@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Replays the corpus of damaged stores in `Tests/StoreCorpus` (made by its
 /// `make_corpus.py` from `good.sqlite`): every case opens with the rows it should hold or

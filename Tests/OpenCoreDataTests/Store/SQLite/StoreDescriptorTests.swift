@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Opening and closing stores, successfully or not, leaves no file descriptor open.
 /// Counts only descriptors on files of the test's own folder, so tests running in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Errors name their cause: a locked store times out, a read-only one refuses writes,
 /// and neither is ever reported as corrupt; the context keeps its changes for a retry.

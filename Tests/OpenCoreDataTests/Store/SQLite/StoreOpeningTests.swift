@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 @Suite struct StoreOpeningTests {
     private func bytes(of url: URL) -> Data? { FileManager.default.contents(atPath: url.path) }

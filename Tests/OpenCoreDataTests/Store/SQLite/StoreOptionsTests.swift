@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// `PersistentStoreOption` values: pragmas from an allow-list only, typed values, and a
 /// `.storeOpenFailed` naming the key for anything else.

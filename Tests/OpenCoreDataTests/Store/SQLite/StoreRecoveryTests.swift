@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Files that an interrupted creation, a crash or a bad path leave behind: each opens
 /// as the store it holds, or throws a typed error and leaves the folder as it was.

@@ -3,12 +3,12 @@ import Foundation
 /// A child process whose standard output is read line by line, each line stamped with
 /// the time it arrived. The child is always killed and reaped: by `finish()`, or when
 /// the value is released.
-final class ChildProcess: @unchecked Sendable {
+package final class ChildProcess: @unchecked Sendable {
     // @unchecked Sendable: `lines` and `endOfOutput` are only touched under `condition`.
 
-    struct Line {
-        let text: String
-        let time: Date
+    package struct Line {
+        package let text: String
+        package let time: Date
     }
 
     private let process = Process()
@@ -16,7 +16,7 @@ final class ChildProcess: @unchecked Sendable {
     private var lines: [Line] = []
     private var endOfOutput = false
 
-    init(_ executable: URL, _ arguments: [String]) throws {
+    package init(_ executable: URL, _ arguments: [String]) throws {
         process.executableURL = executable
         process.arguments = arguments
         let pipe = Pipe()
@@ -56,14 +56,14 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    var processIdentifier: Int32 { process.processIdentifier }
+    package var processIdentifier: Int32 { process.processIdentifier }
 
     /// The complete lines read so far.
-    var output: [Line] { condition.withLock { lines } }
+    package var output: [Line] { condition.withLock { lines } }
 
     /// Waits until the `occurrence`-th line (1-based) satisfying `matches` arrives; nil if
     /// the output ends or `timeout` passes first.
-    func waitForLine(occurrence: Int = 1, timeout: TimeInterval, _ matches: (String) -> Bool) -> Line? {
+    package func waitForLine(occurrence: Int = 1, timeout: TimeInterval, _ matches: (String) -> Bool) -> Line? {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -79,14 +79,14 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Sends SIGKILL if the child still runs; returns whether it did.
     @discardableResult
-    func killNow() -> Bool {
+    package func killNow() -> Bool {
         guard process.isRunning else { return false }
         return kill(process.processIdentifier, SIGKILL) == 0
     }
 
     /// Waits up to `timeout` for the child to exit on its own, then kills it; reaps it and
     /// reads its output to the end. Returns the lines and whether it died by SIGKILL.
-    func finish(timeout: TimeInterval) -> (lines: [Line], killed: Bool) {
+    package func finish(timeout: TimeInterval) -> (lines: [Line], killed: Bool) {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { usleep(2_000) }
         killNow()
@@ -99,5 +99,5 @@ final class ChildProcess: @unchecked Sendable {
         return (output, killed)
     }
 
-    var exitStatus: Int32 { process.terminationStatus }
+    package var exitStatus: Int32 { process.terminationStatus }
 }

@@ -1,11 +1,11 @@
 import Foundation
-@testable import OpenCoreData
+import OpenCoreData
 
 extension Models {
     /// One entity, `Sample`, with an attribute of every comparable type (all optional, no
     /// validation rules or constraints), a `key` naming each object, a `group` to partition
     /// them, and a to-one `parent` with its inverse `children`: for fetch and predicate tests.
-    static func samples() -> ManagedObjectModel {
+    package static func samples() -> ManagedObjectModel {
         let sample = EntityDescription(name: "Sample", properties: [
             AttributeDescription(name: "key", type: .string),
             AttributeDescription(name: "group", type: .string),
@@ -33,7 +33,7 @@ extension Models {
 extension TestStack {
     /// Ten saved samples k0…k9, inserted in that order, with int64 = 9 - i and group
     /// "even" or "odd"; the context is reset, so fetches see the store only.
-    static func tenSamples(_ kind: StoreKind) throws -> TestStack {
+    package static func tenSamples(_ kind: StoreKind) throws -> TestStack {
         let stack = try TestStack(model: Models.samples(), kind: kind)
         try stack.context.performAndWait {
             for i in 0..<10 { _ = stack.insert("Sample", ["key": "k\(i)", "int64": 9 - i, "group": i % 2 == 0 ? "even" : "odd"]) }
@@ -44,7 +44,7 @@ extension TestStack {
     }
 
     /// root ← mid ← leaf (each the parent of the next), saved; root's string is "top".
-    static func sampleChain(_ kind: StoreKind) throws -> (TestStack, root: ManagedObjectID, mid: ManagedObjectID) {
+    package static func sampleChain(_ kind: StoreKind) throws -> (TestStack, root: ManagedObjectID, mid: ManagedObjectID) {
         let stack = try TestStack(model: Models.samples(), kind: kind)
         let (root, mid) = try stack.context.performAndWait {
             let root = stack.insert("Sample", ["key": "root", "string": "top"])
@@ -58,7 +58,7 @@ extension TestStack {
     }
 
     /// The `key` of each object fetched by `request`, in order.
-    func keys(_ request: FetchRequest<ManagedObject>, in context: ManagedObjectContext? = nil) throws -> [String] {
+    package func keys(_ request: FetchRequest<ManagedObject>, in context: ManagedObjectContext? = nil) throws -> [String] {
         let context = context ?? self.context
         return try context.performAndWait {
             try context.fetch(request).map { $0.value(forKey: "key") as? String ?? "nil" }
@@ -66,7 +66,7 @@ extension TestStack {
     }
 
     /// A request for `Sample`s matching `format`, sorted by `sortedBy` ("-key" for descending).
-    func request(_ format: String? = nil, _ arguments: [Any?] = [], sortedBy keys: [String] = []) throws -> FetchRequest<ManagedObject> {
+    package func request(_ format: String? = nil, _ arguments: [Any?] = [], sortedBy keys: [String] = []) throws -> FetchRequest<ManagedObject> {
         let request = FetchRequest<ManagedObject>(entityName: "Sample")
         if let format { request.predicate = try CDPredicate(format: format, argumentArray: arguments) }
         if !keys.isEmpty {

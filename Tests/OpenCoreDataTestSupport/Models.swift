@@ -1,11 +1,11 @@
 import Foundation
-@testable import OpenCoreData
+import OpenCoreData
 
 /// Models built in Swift for the tests.
-enum Models {
+package enum Models {
     /// objc.io's nested list: items with a title, an order among siblings, a parent and
     /// children (cascade).
-    static func nestedList() -> ManagedObjectModel {
+    package static func nestedList() -> ManagedObjectModel {
         let item = EntityDescription(name: "Item", properties: [
             AttributeDescription(name: "title", type: .string, isOptional: false, defaultValue: ""),
             AttributeDescription(name: "order", type: .integer64, isOptional: false, defaultValue: Int64(0)),
@@ -18,7 +18,7 @@ enum Models {
     }
 
     /// Every attribute type, with validation settings, in one entity.
-    static func allTypes() -> ManagedObjectModel {
+    package static func allTypes() -> ManagedObjectModel {
         let name = AttributeDescription(name: "name", type: .string, isOptional: false)
         name.minLength = 2
         name.maxLength = 10
@@ -46,7 +46,7 @@ enum Models {
     }
 
     /// Notes and tags (many-to-many), folders with ordered notes, and every delete rule.
-    static func notes() -> ManagedObjectModel {
+    package static func notes() -> ManagedObjectModel {
         let note = EntityDescription(name: "Note", properties: [AttributeDescription(name: "text", type: .string)])
         let tag = EntityDescription(name: "Tag", properties: [AttributeDescription(name: "name", type: .string)])
         let folder = EntityDescription(name: "Folder", properties: [AttributeDescription(name: "name", type: .string)])
@@ -64,7 +64,7 @@ enum Models {
     }
 
     /// Employee directory style inheritance: abstract Person, Employee and Contractor.
-    static func people() -> ManagedObjectModel {
+    package static func people() -> ManagedObjectModel {
         let person = EntityDescription(name: "Person", properties: [AttributeDescription(name: "name", type: .string)])
         person.isAbstract = true
         let employee = EntityDescription(name: "Employee", properties: [AttributeDescription(name: "salary", type: .integer32)])

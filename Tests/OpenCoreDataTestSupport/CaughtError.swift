@@ -1,13 +1,13 @@
 import Foundation
-@testable import OpenCoreData
+import OpenCoreData
 
 /// The `CoreDataError` `body` throws; nil when it throws nothing or another error.
-func caughtError(_ body: () throws -> Void) -> CoreDataError? {
+package func caughtError(_ body: () throws -> Void) -> CoreDataError? {
     do { try body() } catch let error as CoreDataError { return error } catch { return nil }
     return nil
 }
 
 /// The code of the `CoreDataError` `body` throws; nil when it throws nothing or another error.
-func code(of body: () throws -> Void) -> CoreDataError.Code? {
+package func code(of body: () throws -> Void) -> CoreDataError.Code? {
     caughtError(body)?.code
 }

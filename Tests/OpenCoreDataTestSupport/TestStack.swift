@@ -1,34 +1,34 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+import OpenCoreData
 
 /// Which store a parameterised test runs on.
-enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
+package enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     case sqlite, inMemory
-    var type: PersistentStoreType { self == .sqlite ? .sqlite : .inMemory }
-    var testDescription: String { rawValue }
+    package var type: PersistentStoreType { self == .sqlite ? .sqlite : .inMemory }
+    package var testDescription: String { rawValue }
 }
 
 /// A unique temporary folder, removed when the value is released.
-final class TemporaryFolder {
-    let url: URL
-    init() {
+package final class TemporaryFolder {
+    package let url: URL
+    package init() {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-tests-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
     deinit { try? FileManager.default.removeItem(at: url) }
-    func file(_ name: String = "store.sqlite") -> URL { url.appendingPathComponent(name) }
+    package func file(_ name: String = "store.sqlite") -> URL { url.appendingPathComponent(name) }
 }
 
 /// A model, a coordinator with one store, and a main-thread-free private context.
-final class TestStack {
-    let model: ManagedObjectModel
-    let coordinator: PersistentStoreCoordinator
-    let context: ManagedObjectContext
-    let storeURL: URL?
-    let folder: TemporaryFolder
+package final class TestStack {
+    package let model: ManagedObjectModel
+    package let coordinator: PersistentStoreCoordinator
+    package let context: ManagedObjectContext
+    package let storeURL: URL?
+    package let folder: TemporaryFolder
 
-    init(model: ManagedObjectModel, kind: StoreKind = .sqlite, folder: TemporaryFolder = TemporaryFolder(), file: String = "store.sqlite") throws {
+    package init(model: ManagedObjectModel, kind: StoreKind = .sqlite, folder: TemporaryFolder = TemporaryFolder(), file: String = "store.sqlite") throws {
         self.model = model
         self.folder = folder
         coordinator = PersistentStoreCoordinator(managedObjectModel: model)
@@ -39,24 +39,24 @@ final class TestStack {
     }
 
     /// A second stack on the same file, with a fresh coordinator (as another process would).
-    func reopened(model newModel: ManagedObjectModel? = nil) throws -> TestStack {
+    package func reopened(model newModel: ManagedObjectModel? = nil) throws -> TestStack {
         try TestStack(model: newModel ?? model, kind: .sqlite, folder: folder)
     }
 
     /// A new context on the same coordinator.
-    func newContext() -> ManagedObjectContext {
+    package func newContext() -> ManagedObjectContext {
         let other = ManagedObjectContext(concurrencyType: .privateQueue)
         other.persistentStoreCoordinator = coordinator
         return other
     }
 
-    func insert(_ entityName: String, _ values: [String: Any?] = [:]) -> ManagedObject {
+    package func insert(_ entityName: String, _ values: [String: Any?] = [:]) -> ManagedObject {
         let object = EntityDescription.insertNewObject(forEntityName: entityName, into: context)
         for (key, value) in values { object.setValue(value, forKey: key) }
         return object
     }
 
-    func fetch(_ entityName: String, _ format: String? = nil, _ arguments: Any?..., sortedBy key: String? = nil) throws -> [ManagedObject] {
+    package func fetch(_ entityName: String, _ format: String? = nil, _ arguments: Any?..., sortedBy key: String? = nil) throws -> [ManagedObject] {
         let request = FetchRequest<ManagedObject>(entityName: entityName)
         if let format { request.predicate = try CDPredicate(format: format, argumentArray: arguments) }
         if let key { request.sortDescriptors = [CDSortDescriptor(key: key, ascending: true)] }
@@ -64,19 +64,10 @@ final class TestStack {
     }
 }
 
-extension ManagedObject {
-    /// An object outside any context with a given ID, for comparison tests.
-    static func detached(entity: EntityDescription, objectID: ManagedObjectID) -> ManagedObject {
-        let object = ManagedObject(entity: entity, insertInto: nil)
-        object.objectID = objectID
-        return object
-    }
-}
-
 extension TestStack {
     /// An `Item` tree — root ← child ← grandchild — and an unrelated "other" item, inserted
     /// (not saved) into a nested-list model's context.
-    func insertItemTree() -> (root: ManagedObject, child: ManagedObject, grandchild: ManagedObject, other: ManagedObject) {
+    package func insertItemTree() -> (root: ManagedObject, child: ManagedObject, grandchild: ManagedObject, other: ManagedObject) {
         let root = insert("Item", ["title": "root"])
         let child = insert("Item", ["title": "child", "parent": root])
         let grandchild = insert("Item", ["title": "grandchild", "parent": child])

@@ -2,12 +2,12 @@ import CSQLite
 import Foundation
 
 /// Reads a store file with plain SQLite, as a user's `sqlite3` would.
-struct SQLiteInspector {
-    let path: String
-    init(_ url: URL) { path = url.path }
+package struct SQLiteInspector {
+    package let path: String
+    package init(_ url: URL) { path = url.path }
 
     /// The first column of every row of `sql`, as text.
-    func strings(_ sql: String) throws -> [String] {
+    package func strings(_ sql: String) throws -> [String] {
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
             throw InspectorError(message: "cannot open \(path)")
@@ -26,7 +26,7 @@ struct SQLiteInspector {
     }
 
     /// Runs statements that change the file (to damage or prepare it).
-    func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
             throw InspectorError(message: "cannot open \(path)")
@@ -37,5 +37,5 @@ struct SQLiteInspector {
         }
     }
 
-    struct InspectorError: Error { let message: String }
+    package struct InspectorError: Error { package let message: String }
 }

@@ -3,13 +3,15 @@ import Foundation
 
 /// Checks a store file with its own plain SQLite connection, after a crash or a fault:
 /// `PRAGMA integrity_check` and integer queries.
-struct StoreOracle {
-    struct Failure: Error, CustomStringConvertible { let description: String }
+package struct StoreOracle {
+    package struct Failure: Error, CustomStringConvertible { package let description: String }
 
-    let path: String
+    package let path: String
+
+    package init(path: String) { self.path = path }
 
     /// The rows of `sql`, every column read as an integer.
-    func integers(_ sql: String) throws -> [[Int64]] {
+    package func integers(_ sql: String) throws -> [[Int64]] {
         try withConnection { db in
             var statement: OpaquePointer?
             guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
@@ -28,10 +30,10 @@ struct StoreOracle {
     }
 
     /// One integer: the first column of the first row (0 when there is none).
-    func integer(_ sql: String) throws -> Int64 { try integers(sql).first?.first ?? 0 }
+    package func integer(_ sql: String) throws -> Int64 { try integers(sql).first?.first ?? 0 }
 
     /// The first column of every row of `sql`, as text.
-    func strings(_ sql: String) throws -> [String] {
+    package func strings(_ sql: String) throws -> [String] {
         try withConnection { db in
             var statement: OpaquePointer?
             guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
@@ -51,7 +53,7 @@ struct StoreOracle {
 
     /// Every row of every table, one line each (`table: value|value…`), to compare a
     /// store's whole content before and after.
-    func contents() throws -> [String] {
+    package func contents() throws -> [String] {
         var lines: [String] = []
         for table in try strings("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
             let columns = try strings("SELECT name FROM pragma_table_info('\(table)') ORDER BY cid")
@@ -62,7 +64,7 @@ struct StoreOracle {
     }
 
     /// `PRAGMA integrity_check`'s lines: `["ok"]` for a sound file.
-    func integrityCheck() throws -> [String] {
+    package func integrityCheck() throws -> [String] {
         try withConnection { db in
             var statement: OpaquePointer?
             guard sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &statement, nil) == SQLITE_OK else {
