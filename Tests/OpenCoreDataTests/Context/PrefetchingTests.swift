@@ -53,11 +53,22 @@ import OpenCoreDataTestSupport
             stack.context.reset()
 
             let before = stack.coordinator.executedStatementCount
-            let prefetched = try stack.context.fetch(roots(["children", "children.children"]))
+            var prefetched: [ManagedObject] = []
+            let sql = try stack.capturingSQL { prefetched = try stack.context.fetch(roots(["children", "children.children"])) }
             #expect(stack.coordinator.executedStatementCount - before == 1 + 1 + 2, "the fetch, then one read per key-path step")
+            if kind == .sqlite {
+                #expect(sql.count == 4, "\(sql)")
+                #expect(sql.first?.contains("FROM ZITEM t0 WHERE (t0.ZPARENT IS NULL)") == true, "the roots first: \(sql)")
+                #expect(sql.dropFirst().allSatisfy { $0.contains("FROM ZITEM t0 WHERE t0.ZPARENT IN (SELECT value FROM json_each(?))") },
+                        "then the children of all the parents at hand, in one read each: \(sql)")
+            }
             let afterFetch = stack.coordinator.executedStatementCount
-            #expect(walk(prefetched) == expected)
-            #expect(stack.coordinator.executedStatementCount == afterFetch, "walking prefetched relationships runs no statement")
+            var walked: [String] = []
+            let walkSQL = stack.capturingSQL { walked = walk(prefetched) }
+            #expect(walked == expected)
+            // Each fault fired from the row cache first checks for other connections' commits.
+            #expect(walkSQL.allSatisfy { $0 == "PRAGMA data_version" }, "walking prefetched relationships reads no row: \(walkSQL)")
+            #expect(stack.coordinator.executedStatementCount == afterFetch, "nor any in-memory read")
 
             stack.context.reset()
             let plain = try stack.context.fetch(roots(nil))
