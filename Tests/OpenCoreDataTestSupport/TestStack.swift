@@ -1,24 +1,5 @@
 import Foundation
-import Testing
 import OpenCoreData
-
-/// Which store a parameterised test runs on.
-package enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
-    case sqlite, inMemory
-    package var type: PersistentStoreType { self == .sqlite ? .sqlite : .inMemory }
-    package var testDescription: String { rawValue }
-}
-
-/// A unique temporary folder, removed when the value is released.
-package final class TemporaryFolder {
-    package let url: URL
-    package init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-tests-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    package func file(_ name: String = "store.sqlite") -> URL { url.appendingPathComponent(name) }
-}
 
 /// A model, a coordinator with one store, and a main-thread-free private context.
 package final class TestStack {
@@ -61,17 +42,5 @@ package final class TestStack {
         if let format { request.predicate = try CDPredicate(format: format, argumentArray: arguments) }
         if let key { request.sortDescriptors = [CDSortDescriptor(key: key, ascending: true)] }
         return try context.fetch(request)
-    }
-}
-
-extension TestStack {
-    /// An `Item` tree — root ← child ← grandchild — and an unrelated "other" item, inserted
-    /// (not saved) into a nested-list model's context.
-    package func insertItemTree() -> (root: ManagedObject, child: ManagedObject, grandchild: ManagedObject, other: ManagedObject) {
-        let root = insert("Item", ["title": "root"])
-        let child = insert("Item", ["title": "child", "parent": root])
-        let grandchild = insert("Item", ["title": "grandchild", "parent": child])
-        let other = insert("Item", ["title": "other"])
-        return (root, child, grandchild, other)
     }
 }

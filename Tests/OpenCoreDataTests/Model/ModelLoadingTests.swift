@@ -1,32 +1,12 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Loading hand-written Xcode model files: every element and attribute the loader reads,
 /// bundle version selection, and the errors bad files produce.
 @Suite struct ModelLoadingTests {
     // MARK: - Fixtures
-
-    /// A temporary folder that removes itself; write model files into it.
-    final class Folder {
-        let url: URL
-
-        init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("ModelLoadingTests-\(UUID().uuidString)", isDirectory: true)
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        }
-
-        deinit { try? FileManager.default.removeItem(at: url) }
-
-        /// Writes `text` at `relativePath`, creating folders, and returns its URL.
-        @discardableResult
-        func write(_ text: String, to relativePath: String) throws -> URL {
-            let file = url.appendingPathComponent(relativePath)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: file)
-            return file
-        }
-    }
 
     static func model(_ body: String, identifier: String = "") -> String {
         """
@@ -54,7 +34,7 @@ import Testing
     }
 
     private func load(_ xml: String) throws -> ManagedObjectModel {
-        let folder = try Folder()
+        let folder = TemporaryFolder()
         return try ManagedObjectModel(contentsOf: folder.write(xml, to: "contents"))
     }
 
@@ -237,7 +217,7 @@ import Testing
     // MARK: - Files, folders and bundles
 
     @Test func loadsAFolderAndItsContentsFile() throws {
-        let folder = try Folder()
+        let folder = TemporaryFolder()
         let contents = try folder.write(Self.version("Only"), to: "Single.xcdatamodel/contents")
         let fromFolder = try ManagedObjectModel(contentsOf: contents.deletingLastPathComponent())
         let fromFile = try ManagedObjectModel(contentsOf: contents)
@@ -247,7 +227,7 @@ import Testing
     }
 
     @Test func aBundleLoadsTheVersionItsCurrentVersionFileNames() throws {
-        let folder = try Folder()
+        let folder = TemporaryFolder()
         try folder.write(Self.version("First"), to: "M.xcdatamodeld/M.xcdatamodel/contents")
         try folder.write(Self.version("Second"), to: "M.xcdatamodeld/M 2.xcdatamodel/contents")
         try folder.write(Self.version("Tenth"), to: "M.xcdatamodeld/M 10.xcdatamodel/contents")
@@ -265,7 +245,7 @@ import Testing
     }
 
     @Test func aBundleWithOneVersionAndNoCurrentVersionFileUsesIt() throws {
-        let folder = try Folder()
+        let folder = TemporaryFolder()
         try folder.write(Self.version("Only"), to: "One.xcdatamodeld/One.xcdatamodel/contents")
         let model = try ManagedObjectModel(contentsOf: folder.url.appendingPathComponent("One.xcdatamodeld"))
         #expect(model.entities.map(\.name) == ["Only"])
@@ -273,7 +253,7 @@ import Testing
     }
 
     @Test func aBundleWithSeveralVersionsAndNoneNamedIsAmbiguous() throws {
-        let folder = try Folder()
+        let folder = TemporaryFolder()
         try folder.write(Self.version("A"), to: "Two.xcdatamodeld/Alpha.xcdatamodel/contents")
         try folder.write(Self.version("B"), to: "Two.xcdatamodeld/Beta.xcdatamodel/contents")
         try folder.write(Self.currentVersion(nil), to: "Two.xcdatamodeld/.xccurrentversion")
@@ -287,7 +267,7 @@ import Testing
     }
 
     @Test func anUnknownVersionNameListsTheVersions() throws {
-        let folder = try Folder()
+        let folder = TemporaryFolder()
         try folder.write(Self.version("A"), to: "V.xcdatamodeld/V.xcdatamodel/contents")
         try folder.write(Self.version("B"), to: "V.xcdatamodeld/V 2.xcdatamodel/contents")
         let bundle = folder.url.appendingPathComponent("V.xcdatamodeld")
@@ -299,7 +279,7 @@ import Testing
     }
 
     @Test func aCurrentVersionNamingAMissingVersionIsAnError() throws {
-        let folder = try Folder()
+        let folder = TemporaryFolder()
         try folder.write(Self.version("A"), to: "W.xcdatamodeld/W.xcdatamodel/contents")
         try folder.write(Self.currentVersion("W 9.xcdatamodel"), to: "W.xcdatamodeld/.xccurrentversion")
         let error = try #require(throws: CoreDataError.self) {
@@ -312,7 +292,7 @@ import Testing
     // MARK: - Errors
 
     @Test func aMissingFileIsAnInvalidModel() throws {
-        let folder = try Folder()
+        let folder = TemporaryFolder()
         let missing = folder.url.appendingPathComponent("Nothing.xcdatamodeld")
         let error = try #require(throws: CoreDataError.self) { try ManagedObjectModel(contentsOf: missing) }
         #expect(error.code == .invalidModel)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// Entity version hashes change exactly when something about stored data changes.
 @Suite struct VersionHashTests {
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func aLoadedModelHashesLikeTheSameModelBuiltInCode() throws {
-        let folder = try ModelLoadingTests.Folder()
+        let folder = TemporaryFolder()
         let file = try folder.write(ModelLoadingTests.model("""
             <entity name="Item">
                 <attribute name="title" optional="YES" attributeType="String"/>
