@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTestSupport
 
 /// A parent store that forwards every requirement to a real coordinator and records
 /// which one each call went through: what a context asks of what stands behind it.
