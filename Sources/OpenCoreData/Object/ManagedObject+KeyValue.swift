@@ -41,16 +41,8 @@ extension ManagedObject {
                 ) else { return nil }
                 return Self.kvcValue(result, of: op)
             }
-            switch current {
-            case let object as ManagedObject:
-                current = object.value(atSlot: slot)
-            case let objects as Set<ManagedObject>:
-                current = Set(objects.compactMap { $0.value(atSlot: slot) as? AnyHashable })
-            case let objects as [ManagedObject]:
-                current = objects.map { $0.value(atSlot: slot) as Any }
-            default:
-                return nil
-            }
+            guard let next = Self.step(from: current, { $0.value(atSlot: slot) }) else { return nil }
+            current = next
         }
         return current
     }
@@ -61,19 +53,22 @@ extension ManagedObject {
     private func value(alongKeys keys: [String]) -> Any? {
         var current: Any? = self
         for key in keys {
-            guard !key.hasPrefix("@") else { return nil }
-            switch current {
-            case let object as ManagedObject:
-                current = object.value(forKey: key)
-            case let objects as Set<ManagedObject>:
-                current = Set(objects.compactMap { $0.value(forKey: key) as? AnyHashable })
-            case let objects as [ManagedObject]:
-                current = objects.map { $0.value(forKey: key) as Any }
-            default:
-                return nil
-            }
+            guard !key.hasPrefix("@"), let next = Self.step(from: current, { $0.value(forKey: key) }) else { return nil }
+            current = next
         }
         return current
+    }
+
+    /// One step of a key path from `current`: `read` of an object, or of each object of a
+    /// set (a set of values) or an array (an array of values); nil when `current` holds
+    /// no objects, so the path cannot go on.
+    private static func step(from current: Any?, _ read: (ManagedObject) -> Any?) -> Any?? {
+        switch current {
+        case let object as ManagedObject: return .some(read(object))
+        case let objects as Set<ManagedObject>: return .some(Set(objects.compactMap { read($0) as? AnyHashable }))
+        case let objects as [ManagedObject]: return .some(objects.map { read($0) as Any })
+        default: return nil
+        }
     }
 
     /// A collection operator's result as KVC hands it out: `@count` as an `Int`, a
