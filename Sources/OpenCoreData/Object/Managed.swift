@@ -68,7 +68,7 @@ extension ManagedObject {
         guard let model = context.persistentStoreCoordinator?.managedObjectModel, model.isFrozen else {
             preconditionFailure("\(Self.self)(context:): the context has no coordinator with a store yet.")
         }
-        guard let entity = StoreFetch.entity(boundTo: Self.self, in: model) else {
+        guard let entity = context.entity(boundTo: Self.self, in: model) else {
             preconditionFailure("\(Self.self)(context:): no entity of the model is bound to class \(Self.self); register it with ManagedObjectClasses.register(_:) and set the entity's managedObjectClassName.")
         }
         self.init(entity: entity, insertInto: context)
