@@ -4,22 +4,19 @@ extension ManagedObjectContext {
     // MARK: - Pending changes
 
     /// Objects inserted since the last save.
-    public var insertedObjects: Set<ManagedObject> { Set(pendingInserts) }
+    public var insertedObjects: Set<ManagedObject> { Set(PendingChanges(self).inserted) }
     /// Objects changed since the last save (not inserted or deleted ones).
-    public var updatedObjects: Set<ManagedObject> { Set(pendingUpdates) }
+    public var updatedObjects: Set<ManagedObject> { Set(PendingChanges(self).updated) }
     /// Objects deleted since the last save.
-    public var deletedObjects: Set<ManagedObject> { Set(pendingDeletions) }
+    public var deletedObjects: Set<ManagedObject> { Set(PendingChanges(self).deleted) }
     /// Whether there is anything to save.
-    public var hasChanges: Bool {
-        pendingObjects.contains { $0.context === self && ($0.lifecycle == .inserted || $0.lifecycle == .deleted || $0.isUpdated) }
-    }
+    public var hasChanges: Bool { pendingObjects.contains(where: willBeSaved) }
 
-    /// The objects the next save inserts, in insertion order.
-    var pendingInserts: [ManagedObject] { pendingObjects.filter { $0.context === self && $0.lifecycle == .inserted } }
-    /// The objects the next save updates.
-    var pendingUpdates: [ManagedObject] { pendingObjects.filter { $0.context === self && $0.isUpdated } }
-    /// The objects the next save deletes.
-    var pendingDeletions: [ManagedObject] { pendingObjects.filter { $0.context === self && $0.lifecycle == .deleted } }
+    /// Whether the next save writes `object`: it is this context's, and inserted, updated
+    /// or deleted (not a new object deleted again).
+    func willBeSaved(_ object: ManagedObject) -> Bool {
+        object.context === self && object.lifecycle != .discarded && object.hasPendingChange
+    }
 
     /// Drops objects without pending changes from `pendingObjects`: those that left the
     /// context, and those clean again and not touched in the open event (a later change

@@ -28,9 +28,7 @@ extension ManagedObjectContext {
     public func save() throws {
         processPendingChanges()
         guard hasChanges else { return }
-        for object in pendingObjects where object.context === self && object.lifecycle != .discarded && object.hasPendingChange {
-            object.willSave()
-        }
+        for object in pendingObjects where willBeSaved(object) { object.willSave() }
         processPendingChanges()
         let changes = PendingChanges(self)
         try validate(changes)

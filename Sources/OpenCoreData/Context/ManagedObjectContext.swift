@@ -139,10 +139,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
         registry[id]?.takeUnretainedValue()
     }
 
-    func unregister(_ id: ManagedObjectID) {
-        registry.removeValue(forKey: id)
-    }
-
     /// What the context fetches from and saves to: the installed parent store (tests; a
     /// parent context, next) or else the coordinator. Every store access goes through it.
     var parentStore: any ParentObjectStore {

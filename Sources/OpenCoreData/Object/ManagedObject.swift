@@ -64,7 +64,7 @@ open class ManagedObject: KeyValueCoding, Hashable, CustomStringConvertible {
     }
 
     deinit {
-        context?.unregister(objectID)
+        detach()
     }
 
     // MARK: - State

@@ -18,10 +18,6 @@ struct ObjectSnapshot {
 
     /// Whether the object was part of the graph: registered and not deleted.
     var isLive: Bool { isRegistered && lifecycle != .deleted && lifecycle != .discarded && !isInaccessible }
-
-    /// The members of the to-many relationship in `slot`, or nil when they were not
-    /// loaded (then they were the store's, unchanged).
-    func members(atSlot slot: Int) -> RelatedObjects? { toMany[slot] }
 }
 
 extension ManagedObject {
