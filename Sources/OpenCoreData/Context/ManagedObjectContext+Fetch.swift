@@ -78,6 +78,7 @@ extension ManagedObjectContext {
     /// store reads (see `PendingFetch`) unless `includesPendingChanges` is false.
     func fetchObjects<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> [ManagedObject] {
         processPendingChanges()
+        adoptKnownPermanentIDs()
         let pending = request.includesPendingChanges ? PendingFetch(query, in: self) : nil
         let rows = try parentStore.fetch(pending?.storeQuery ?? query)
         var objects: [ManagedObject] = []
@@ -95,6 +96,7 @@ extension ManagedObjectContext {
 
     private func fetchObjectIDs<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> [ManagedObjectID] {
         processPendingChanges()
+        adoptKnownPermanentIDs()
         if request.includesPendingChanges && PendingFetch(query, in: self) != nil {
             return try fetchObjects(query, request: request).map(\.objectID)
         }
@@ -105,6 +107,7 @@ extension ManagedObjectContext {
 
     private func countObjects<T>(_ query: StoreFetch, request: FetchRequest<T>) throws -> Int {
         processPendingChanges()
+        adoptKnownPermanentIDs()
         if request.includesPendingChanges, let pending = PendingFetch(query, in: self) {
             return try pending.count(in: parentStore)
         }
@@ -124,6 +127,8 @@ extension ManagedObjectContext {
         let object = objectClass(for: entity).init(entity: entity, insertInto: nil)
         object.becomeFault(for: id, snapshot: snapshot)
         object.attach(to: self)
+        // A parent's unsaved insert, read through it: its permanent ID comes later.
+        if id.isTemporaryID, parent != nil { nested.provisionalIDs.insert(id) }
         return object
     }
 
@@ -141,7 +146,7 @@ extension ManagedObjectContext {
     ///   is of a store this context's coordinator does not have (or of another model).
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         if let registered = registeredObject(for: objectID), !registered.isInaccessible { return registered }
-        guard !objectID.isTemporaryID, let snapshot = try parentStore.snapshot(for: objectID) else {
+        guard !objectID.isTemporaryID || parent != nil, let snapshot = try parentStore.snapshot(for: objectID) else {
             throw CoreDataError(.objectNotFound, "No \(objectID.entity.name) with ID \(objectID) exists.", objectID: objectID)
         }
         let object = registerFetched(objectID, snapshot: snapshot)
@@ -184,7 +189,7 @@ extension ManagedObjectContext {
     }
 
     func storedRelatedIDs(of object: ManagedObject, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
-        guard !object.objectID.isTemporaryID else { return [] }
+        guard object.hasStoredState else { return [] }
         return try parentStore.relatedIDs(of: object.objectID, relationship: relationship)
     }
 }

@@ -36,7 +36,9 @@ extension ManagedObjectContext {
         }
         let resultClass = try ResultClass<T>(query, context: self)
         processPendingChanges()
-        guard request.includesPendingChanges && PendingFetch(query, in: self) != nil else {
+        adoptKnownPermanentIDs()
+        // A parent context's unsaved inserts have no keys: a child always merges.
+        guard request.includesPendingChanges && (PendingFetch(query, in: self) != nil || parent != nil) else {
             return FetchResults(context: self, keys: try parentStore.fetchKeys(query), resultClass: resultClass, batchSize: request.fetchBatchSize,
                                 prefetchPaths: query.prefetchPaths, firesFaults: !request.returnsObjectsAsFaults)
         }

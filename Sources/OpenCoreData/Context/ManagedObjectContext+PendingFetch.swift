@@ -89,8 +89,12 @@ struct PendingFetch {
         var clean = query
         clean.limit = 0
         clean.offset = 0
-        clean.excludedIDs = (Array(updated) + deleted).map(\.objectID).filter { !$0.isTemporaryID }
-        return query.windowedCount(try parent.count(clean) + matchingPending().count)
+        // Also those a child context counts itself (see `ManagedObjectContext.count(_:)`);
+        // stores skip temporary IDs, a parent context has its unsaved inserts.
+        clean.excludedIDs = query.excludedIDs + (Array(updated) + deleted).map(\.objectID)
+        let excluded = Set(query.excludedIDs)
+        let pending = try matchingPending()
+        return query.windowedCount(try parent.count(clean) + (excluded.isEmpty ? pending.count : pending.count { !excluded.contains($0.objectID) }))
     }
 
     // MARK: - Merging

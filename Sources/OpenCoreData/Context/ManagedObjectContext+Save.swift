@@ -48,6 +48,7 @@ extension ManagedObjectContext {
             throw incomplete.error
         }
         didSave(changes, permanentIDs: permanentIDs, refersToObjects: request.refersToObjects)
+        didPushInserts(changes.inserted)
     }
 
     private func validate(_ changes: PendingChanges) throws {

@@ -20,8 +20,21 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     public let concurrencyType: ConcurrencyType
-    /// The coordinator whose stores the context fetches from and saves to.
-    public var persistentStoreCoordinator: PersistentStoreCoordinator?
+    /// The coordinator whose stores the context fetches from and saves to; for a child
+    /// context (see `parent`), the coordinator of its root context, as in Core Data.
+    /// Setting it on a context that has a parent is a programmer error.
+    public var persistentStoreCoordinator: PersistentStoreCoordinator? {
+        get { coordinator ?? parent?.persistentStoreCoordinator }
+        set { setCoordinator(newValue) }
+    }
+    /// The coordinator set on this context itself (nil for a child context).
+    var coordinator: PersistentStoreCoordinator?
+    /// The context this one fetches through and saves into (Core Data's `parent`): a
+    /// child context's `save()` pushes its changes into the parent without writing the
+    /// store. Set it before the context is used, instead of `persistentStoreCoordinator`.
+    public var parent: ManagedObjectContext? {
+        didSet { didSetParent(oldValue) }
+    }
     /// A name for debugging.
     public var name: String?
     /// Whether a fetch includes objects inserted, changed or deleted in this context but
@@ -79,6 +92,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// A parent store standing in for `persistentStoreCoordinator` (see `parentStore`);
     /// nil for a context on a coordinator. Set before the context is used.
     @exclusivity(unchecked) var installedParentStore: (any ParentObjectStore)?
+    /// What a context keeps for its child contexts, and a child for its parent (see
+    /// `NestedContextState`).
+    @exclusivity(unchecked) var nested = NestedContextState()
 
     /// Creates a context; set `persistentStoreCoordinator` before using it.
     public init(concurrencyType: ConcurrencyType) {
@@ -99,30 +115,37 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // MARK: - Running on the context's queue
 
     /// Whether the caller already runs on this context's queue.
+    /// (Or runs a block of it further up its stack: see `HeldQueues`.)
     var isOnQueue: Bool {
         if concurrencyType == .mainQueue {
-            return Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainQueueKey) == true
+            return Thread.isMainThread || Self.isOnMainQueue || HeldQueues.holdsMain
         }
-        return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+        return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) || HeldQueues.holds(self)
     }
 
+    /// Whether the caller runs a block of the main queue.
+    static var isOnMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
+
     /// Runs `block` on the context's queue and waits for it, returning its value and
-    /// rethrowing its error. Runs inline when already on the queue.
+    /// rethrowing its error. Runs inline when already on the queue (also when a block
+    /// of it waits further up the caller's stack, as when a parent context's block
+    /// saves a child context, whose save calls back into the parent).
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue { return try block() }
-        return try queue.sync(execute: block)
+        let callerHoldsMain = Thread.isMainThread || Self.isOnMainQueue
+        return try queue.sync { try HeldQueues.running(self, holdingMain: callerHoldsMain, block) }
     }
 
     /// Schedules `block` on the context's queue and returns at once.
     public func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async(execute: block)
+        queue.async { HeldQueues.running(self, holdingMain: false, block) }
     }
 
     /// Runs `block` on the context's queue and returns its value when it completes.
     public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result { try block() })
+                continuation.resume(with: Result { try HeldQueues.running(self, holdingMain: false, block) })
             }
         }
     }
@@ -143,7 +166,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// parent context, next) or else the coordinator. Every store access goes through it.
     var parentStore: any ParentObjectStore {
         if let installedParentStore { return installedParentStore }
-        guard let persistentStoreCoordinator else {
+        guard let persistentStoreCoordinator = coordinator else {
             preconditionFailure("ManagedObjectContext: set persistentStoreCoordinator before fetching or saving.")
         }
         return persistentStoreCoordinator

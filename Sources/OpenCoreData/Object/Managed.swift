@@ -65,8 +65,8 @@ extension ManagedObject {
     /// The entity is the one whose objects `ManagedObjectClasses` resolves to this class
     /// (through the entity's `managedObjectClassName` or name).
     public convenience init(context: ManagedObjectContext) {
-        guard let model = context.persistentStoreCoordinator?.managedObjectModel, model.isFrozen else {
-            preconditionFailure("\(Self.self)(context:): the context has no coordinator with a store yet.")
+        guard let model = context.attachedModel, model.isFrozen else {
+            preconditionFailure("\(Self.self)(context:): the context has no coordinator with a store (or parent context) yet.")
         }
         guard let entity = context.entity(boundTo: Self.self, in: model) else {
             preconditionFailure("\(Self.self)(context:): no entity of the model is bound to class \(Self.self); register it with ManagedObjectClasses.register(_:) and set the entity's managedObjectClassName.")

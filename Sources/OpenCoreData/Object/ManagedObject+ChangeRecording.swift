@@ -192,6 +192,8 @@ extension ManagedObject {
         guard id != objectID else { return }
         if let context, let reference = context.registry.removeValue(forKey: objectID) {
             context.registry[id] = reference
+            // Children may still call the object by its temporary ID.
+            if context.nested.hasChildren, objectID.isTemporaryID, !id.isTemporaryID { context.nested.didTake(id, for: objectID) }
         }
         objectID = id
     }

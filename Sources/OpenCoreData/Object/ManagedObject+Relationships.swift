@@ -8,7 +8,7 @@ extension ManagedObject {
         willAccessValues()
         if let loaded = toMany[slot] { return loaded }
         var loaded = RelatedObjects()
-        if !objectID.isTemporaryID, let context, let relationship = slots!.relationships[slot] {
+        if hasStoredState, let context, let relationship = slots!.relationships[slot] {
             loaded = RelatedObjects(context.loadRelatedIDs(of: self, relationship: relationship, slot: slot))
         }
         toMany[slot] = loaded

@@ -55,8 +55,8 @@ extension EntityDescription {
         if let last = context.lastInsertedEntity, last.entity.name == name {
             return last.type.init(entity: last.entity, insertInto: context)
         }
-        guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
-            preconditionFailure("EntityDescription.insertNewObject: the context has no persistentStoreCoordinator.")
+        guard let model = context.attachedModel else {
+            preconditionFailure("EntityDescription.insertNewObject: the context has no persistentStoreCoordinator with a store (or parent context) yet.")
         }
         guard model.isFrozen, let entity = model.layout.entitiesByName[name] else {
             let known = model.entities.map(\.name).sorted().joined(separator: ", ")
@@ -70,6 +70,6 @@ extension EntityDescription {
 
     /// The entity named `name` in the context's model, or nil.
     public static func entity(forEntityName name: String, in context: ManagedObjectContext) -> EntityDescription? {
-        context.persistentStoreCoordinator?.managedObjectModel.entitiesByName[name]
+        context.attachedModel?.entitiesByName[name]
     }
 }
