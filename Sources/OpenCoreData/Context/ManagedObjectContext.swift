@@ -27,6 +27,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Whether a fetch includes objects inserted, changed or deleted in this context but
     /// not yet saved, by default (each request can override it).
     public var defaultIncludesPendingChanges = true
+    /// How `save()` resolves rows changed in the store since they were read, and
+    /// uniqueness constraints it would break (see `MergePolicy`); `.error` by default.
+    public var mergePolicy: MergePolicy = .error
 
     /// The last store error met while firing a fault or loading a relationship: those
     /// accessors cannot throw, so the object reads as deleted (or the relationship as
@@ -79,6 +82,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// A parent store standing in for `persistentStoreCoordinator` (see `parentStore`);
     /// nil for a context on a coordinator. Set before the context is used.
     @exclusivity(unchecked) var installedParentStore: (any ParentObjectStore)?
+    /// While a merge policy resolves a save's conflicts: the store's rows for them (nil
+    /// for a deleted row), as the failed save found them.
+    @exclusivity(unchecked) var conflictingRows: [ManagedObjectID: RowSnapshot?] = [:]
 
     /// Creates a context; set `persistentStoreCoordinator` before using it.
     public init(concurrencyType: ConcurrencyType) {
