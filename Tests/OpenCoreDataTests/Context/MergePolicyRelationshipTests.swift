@@ -158,4 +158,65 @@ import OpenCoreDataTestSupport
         default: #expect(stored.contains(n1))
         }
     }
+
+    /// A renames list p1 and saves; B deletes p1 (cascading to its item x) and saves
+    /// under the policy. StoreTrump and Rollback undo the delete and its cascade (the
+    /// table's "B's delete undone"); ObjectTrump and Overwrite delete both.
+    @Test(arguments: StoreKind.allCases, Self.policies)
+    func undoingADeleteUndoesItsCascade(kind: StoreKind, policy: MergePolicy) throws {
+        let (stack, ids) = try lists(kind)
+        let first = stack.newContext(), second = stack.newContext()
+        let inB = try load(ids, in: second)
+        _ = second.performAndWait { inB["x"]!.value(forKey: "title") }
+        try first.performAndWait {
+            try first.existingObject(with: ids["p1"]!).setValue("renamed", forKey: "title")
+            try first.save()
+        }
+        let undone = [.mergeByPropertyStoreTrumpMergePolicyType, .rollbackMergePolicyType].contains(policy.mergeType)
+        try second.performAndWait {
+            second.delete(inB["p1"]!)
+            second.mergePolicy = policy
+            try second.save()
+            #expect(!second.hasChanges)
+            if undone {
+                #expect(inB["p1"]!.value(forKey: "title") as? String == "renamed")
+                #expect((inB["x"]!.value(forKey: "parent") as? ManagedObject) === inB["p1"]!)
+                #expect((inB["p1"]!.value(forKey: "children") as? Set<ManagedObject>) == [inB["x"]!])
+            } else {
+                #expect(inB["p1"]!.managedObjectContext == nil && inB["x"]!.managedObjectContext == nil)
+            }
+        }
+        #expect(InvariantChecker.check(second) == [])
+        #expect(storedParent(of: ids["x"]!, in: stack) == (undone ? ids["p1"] : nil))
+        #expect(storedChildren(of: ids["p1"]!, in: stack) == (undone ? ["x"] : []))
+    }
+
+    /// A adds a child to p1 and saves; B deletes p1 and saves under the policy. Where
+    /// the delete stands, it cascades to the child the store gained, so no row is left
+    /// pointing at a deleted parent.
+    @Test(arguments: StoreKind.allCases, Self.policies)
+    func aDeleteThatStandsCascadesToChildrenTheStoreGained(kind: StoreKind, policy: MergePolicy) throws {
+        let (stack, ids) = try lists(kind)
+        let first = stack.newContext(), second = stack.newContext()
+        let inB = try load(ids, in: second)
+        try first.performAndWait {
+            let child = EntityDescription.insertNewObject(forEntityName: "Item", into: first)
+            child.setValue("a-child", forKey: "title")
+            child.setValue(try first.existingObject(with: ids["p1"]!), forKey: "parent")
+            try first.save()
+        }
+        try second.performAndWait {
+            second.delete(inB["p1"]!)
+            second.mergePolicy = policy
+            try second.save()
+            #expect(!second.hasChanges)
+        }
+        #expect(InvariantChecker.check(second) == [])
+        let reader = stack.newContext()
+        let titles = try reader.performAndWait {
+            try reader.fetch(FetchRequest<ManagedObject>(entityName: "Item")).compactMap { $0.value(forKey: "title") as? String }
+        }
+        let undone = [.mergeByPropertyStoreTrumpMergePolicyType, .rollbackMergePolicyType].contains(policy.mergeType)
+        #expect(Set(titles) == (undone ? ["p1", "p2", "p3", "x", "a-child"] : ["p2", "p3"]))
+    }
 }
