@@ -31,6 +31,9 @@ public struct CoreDataError: Error, Sendable, CustomStringConvertible {
     /// For `.mergeConflict`: one record per object whose row changed in the store since
     /// the context read it.
     public var conflicts: [MergeConflict] = []
+    /// For `.constraintViolation` raised by a save: one record per group of objects that
+    /// would share the values of a uniqueness constraint.
+    public var constraintConflicts: [ConstraintConflict] = []
 
     public init(
         _ code: Code,

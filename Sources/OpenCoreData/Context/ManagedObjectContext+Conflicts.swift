@@ -14,17 +14,12 @@ extension ManagedObjectContext {
                 cachedSnapshot: object?.committed.map { Self.namedValues($0.values, toMany: [:], entity: conflict.id.entity) } ?? [:],
                 persistedSnapshot: conflict.current.map { Self.namedValues($0.values, toMany: [:], entity: conflict.id.entity) })
         }
-        let listed = records.prefix(5).map(\.description).joined(separator: "; ")
-        var error = CoreDataError(.mergeConflict,
-            "\(records.count) object(s) changed in the store since this context read them, so nothing was saved: \(listed)\(records.count > 5 ? "; …" : ""). Refresh them or roll back, then save again.",
-            objectID: records.first?.sourceObjectID)
-        error.conflicts = records
-        return error
+        return .mergeConflict(records)
     }
 
     /// Slot values as a dictionary by property name, in their `Sendable` form (a value
     /// with none, such as a transformable's object, as its description).
-    private static func namedValues(_ values: SlotValues, toMany: [Int: RelatedObjects], entity: EntityDescription) -> [String: CDValue] {
+    static func namedValues(_ values: SlotValues, toMany: [Int: RelatedObjects], entity: EntityDescription) -> [String: CDValue] {
         var named: [String: CDValue] = [:]
         let slots = entity.slots
         for (slot, property) in slots.properties.enumerated() {
@@ -36,5 +31,17 @@ extension ManagedObjectContext {
             }
         }
         return named
+    }
+}
+
+extension CoreDataError {
+    /// The `.mergeConflict` error for `records`: nothing was written.
+    static func mergeConflict(_ records: [MergeConflict]) -> CoreDataError {
+        let listed = records.prefix(5).map(\.description).joined(separator: "; ")
+        var error = CoreDataError(.mergeConflict,
+            "\(records.count) object(s) changed in the store since this context read them, so nothing was saved: \(listed)\(records.count > 5 ? "; …" : ""). Refresh them or roll back, then save again.",
+            objectID: records.first?.sourceObjectID)
+        error.conflicts = records
+        return error
     }
 }

@@ -21,7 +21,8 @@ extension ManagedObjectContext {
     /// context, process or batch request has changed or deleted one of those rows since,
     /// nothing is written and the save throws `.mergeConflict`, with one `MergeConflict`
     /// per such object in `conflicts`. Refresh the objects (`refresh(_:mergeChanges:)`)
-    /// or roll back, then retry.
+    /// or roll back, then retry — or set a `mergePolicy` that resolves conflicts (and
+    /// uniqueness constraint clashes) and saves again by itself.
     ///
     /// - Throws: a validation error (`.validationMultipleErrors` for several),
     ///   `.mergeConflict`, `.constraintViolation`, `.storeIncompleteSave`, or a store error.
@@ -30,14 +31,18 @@ extension ManagedObjectContext {
         guard hasChanges else { return }
         for object in pendingObjects where willBeSaved(object) { object.willSave() }
         processPendingChanges()
+        try resolvingConflicts(writePendingChanges)
+    }
+
+    /// One attempt at writing the pending changes. Rows in conflict come out as
+    /// `StoreConflicts`, for `resolvingConflicts` to hand to the merge policy.
+    private func writePendingChanges() throws {
         let changes = PendingChanges(self)
         try validate(changes)
         let request = makeSaveRequest(changes)
         let permanentIDs: PermanentIDs
         do {
             permanentIDs = try parentStore.save(request)
-        } catch let store as StoreConflicts {
-            throw mergeConflictError(store.conflicts)
         } catch var incomplete as IncompleteSave {
             didSaveIncompletely(incomplete, changes, refersToObjects: request.refersToObjects)
             if !incomplete.conflicts.isEmpty {

@@ -40,6 +40,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Whether a fetch includes objects inserted, changed or deleted in this context but
     /// not yet saved, by default (each request can override it).
     public var defaultIncludesPendingChanges = true
+    /// How `save()` resolves rows changed in the store since they were read, and
+    /// uniqueness constraints it would break (see `MergePolicy`); `.error` by default.
+    public var mergePolicy: MergePolicy = .error
 
     /// The last store error met while firing a fault or loading a relationship: those
     /// accessors cannot throw, so the object reads as deleted (or the relationship as
@@ -95,6 +98,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// What a context keeps for its child contexts, and a child for its parent (see
     /// `NestedContextState`).
     @exclusivity(unchecked) var nested = NestedContextState()
+    /// While a merge policy resolves a save's conflicts: the store's rows for them (nil
+    /// for a deleted row), as the failed save found them.
+    @exclusivity(unchecked) var conflictingRows: [ManagedObjectID: RowSnapshot?] = [:]
 
     /// Creates a context; set `persistentStoreCoordinator` before using it.
     public init(concurrencyType: ConcurrencyType) {

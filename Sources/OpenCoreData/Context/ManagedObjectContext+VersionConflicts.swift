@@ -1,0 +1,157 @@
+import Foundation
+
+/// The built-in merge policies' resolution of one row changed in the store since the
+/// context read it (see `MergePolicy.resolve(optimisticLockingConflicts:in:)` for the
+/// rules). Each changes the context's object, and keeps the other side of every
+/// relationship it changes in step on the loaded objects, so that the next write is
+/// based on the store's current version of the row.
+extension ManagedObjectContext {
+    typealias PolicyType = MergePolicy.MergePolicyType
+
+    func resolve(_ conflict: MergeConflict, by type: PolicyType) throws {
+        let id = conflict.sourceObjectID
+        guard let object = registeredObject(for: id), object.context === self else { return }
+        let stored: RowSnapshot?
+        if let known = conflictingRows[id] { stored = known } else { stored = try parentStore.snapshot(for: id) }
+        let keepsStore = type == .mergeByPropertyStoreTrumpMergePolicyType || type == .rollbackMergePolicyType
+        switch (object.lifecycle, stored) {
+        case (.deleted, nil):
+            rowIsGone(object)
+        case (.deleted, let row?):
+            if keepsStore { undoDelete(object, storedAs: row) } else { try rebaseDeletion(object, on: row) }
+        case (.saved, nil):
+            if type == .overwriteMergePolicyType { object.becomeReinserted() } else { rowIsGone(object) }
+        case (.saved, let row?):
+            try rebase(object, on: row, by: type)
+        case (.inserted, _), (.discarded, _):
+            return
+        }
+    }
+
+    // MARK: - A changed object
+
+    /// The object's changes merged with the stored `row` by `type`'s rule.
+    private func rebase(_ object: ManagedObject, on row: RowSnapshot, by type: PolicyType) throws {
+        let slots = object.slots!
+        let read = object.committed
+        var target = object.values
+        var changed = SlotSet()
+        for slot in slots.storedSlots {
+            let mine = object.values[slot], theirs = row.values[slot]
+            let changedHere = object.changedSlots.contains(slot)
+            let keepsMine = switch type {
+            case .mergeByPropertyObjectTrumpMergePolicyType: changedHere
+            case .mergeByPropertyStoreTrumpMergePolicyType: changedHere && read?.values[slot] == theirs
+            case .overwriteMergePolicyType: true
+            default: false
+            }
+            target[slot] = keepsMine ? mine : theirs
+            if type == .overwriteMergePolicyType || target[slot] != theirs { changed.insert(slot) }
+        }
+        // Unsaved transient changes stay.
+        for slot in object.changedSlots where !slots.isStored[slot] && slots.relationships[slot] == nil { changed.insert(slot) }
+
+        var relations: [Int: (members: RelatedObjects, stored: RelatedObjects)] = [:]
+        for slot in slots.toManySlots {
+            guard let current = object.toMany[slot], let relationship = slots.relationships[slot] else { continue }
+            let stored = RelatedObjects(try parentStore.relatedIDs(of: object.objectID, relationship: relationship))
+            let changedHere = object.changedSlots.contains(slot)
+            let members: RelatedObjects
+            if !changedHere {
+                members = stored
+            } else if relationship.isManyToMany && type == .overwriteMergePolicyType {
+                members = current
+            } else if relationship.isManyToMany && type == .rollbackMergePolicyType {
+                members = stored
+            } else {
+                // One-to-many members are decided by the members' own rows (their
+                // to-one), so the edits made here stand under every policy.
+                members = current.replaying(since: object.toManyBase[slot] ?? RelatedObjects(), on: stored)
+            }
+            relations[slot] = (members, stored)
+            let differs = relationship.isOrdered ? members.ordered != stored.ordered : members.members != stored.members
+            if differs || (changedHere && type == .overwriteMergePolicyType) { changed.insert(slot) }
+        }
+
+        for slot in slots.toOneSlots where target[slot] != object.values[slot] {
+            guard let relationship = slots.relationships[slot], let inverse = relationship.inverseRelationship else { continue }
+            if let old = object.values[slot].objectID, let holder = loadedObject(old, besides: object) {
+                holder.primitiveUnlink(object, via: inverse)
+            }
+            if let new = target[slot].objectID, let holder = loadedObject(new, besides: object) {
+                holder.link(object, via: inverse, inverseOf: relationship)
+            }
+        }
+        for (slot, relation) in relations {
+            guard let current = object.toMany[slot], let relationship = slots.relationships[slot],
+                  let inverse = relationship.inverseRelationship else { continue }
+            for id in current.ordered where !relation.members.contains(id) {
+                loadedObject(id, besides: object)?.primitiveUnlink(object, via: inverse)
+            }
+            for id in relation.members.ordered where !current.contains(id) {
+                loadedObject(id, besides: object)?.link(object, via: inverse, inverseOf: relationship)
+            }
+        }
+        object.rebase(on: row, values: target, changed: changed, relations: relations)
+    }
+
+    // MARK: - A deleted object
+
+    /// The delete is dropped: the object reads as the stored `row` again, and so do the
+    /// objects its delete cascaded to; the objects it was related to hold it again.
+    private func undoDelete(_ object: ManagedObject, storedAs row: RowSnapshot) {
+        let slots = object.slots!
+        let membersWhenDeleted = object.toMany
+        object.undoDeletion(as: row)
+        for slot in slots.toOneSlots {
+            guard let relationship = slots.relationships[slot], let inverse = relationship.inverseRelationship,
+                  let id = row.values[slot].objectID, let holder = loadedObject(id, besides: object) else { continue }
+            holder.link(object, via: inverse, inverseOf: relationship)
+        }
+        for (slot, members) in membersWhenDeleted {
+            guard let relationship = slots.relationships[slot], let inverse = relationship.inverseRelationship else { continue }
+            for id in members.ordered {
+                guard let member = registeredObject(for: id), member !== object, !member.isInaccessible else { continue }
+                if member.lifecycle == .deleted, relationship.deleteRule == .cascade, let stored = member.committed {
+                    undoDelete(member, storedAs: stored)
+                } else if !member.faulted, member.lifecycle != .deleted {
+                    member.link(object, via: inverse, inverseOf: relationship)
+                }
+            }
+        }
+    }
+
+    /// The delete stands, based on the stored `row`; members the store added to its
+    /// to-many relationships since it was read get its delete rules too.
+    private func rebaseDeletion(_ object: ManagedObject, on row: RowSnapshot) throws {
+        let slots = object.slots!
+        var relations: [Int: RelatedObjects] = [:]
+        var added: [(RelationshipDescription, [ManagedObjectID])] = []
+        for slot in slots.toManySlots {
+            guard let relationship = slots.relationships[slot] else { continue }
+            let current = object.toMany[slot] ?? RelatedObjects()
+            let new = try parentStore.relatedIDs(of: object.objectID, relationship: relationship).filter { !current.contains($0) }
+            guard !new.isEmpty else { continue }
+            relations[slot] = RelatedObjects(current.ordered + new)
+            added.append((relationship, new))
+        }
+        object.rebaseDeletion(on: row, relations: relations)
+        for (relationship, ids) in added {
+            guard relationship.deleteRule == .cascade || relationship.deleteRule == .nullify else { continue }
+            for id in ids {
+                let member = self.object(with: id)
+                guard !member.isInaccessible else { continue }
+                if relationship.deleteRule == .cascade, !member.isPendingDelete { delete(member) }
+                if let inverse = relationship.inverseRelationship { member.primitiveUnlink(object, via: inverse) }
+            }
+        }
+    }
+
+    /// The row is gone from the store: the object reads as deleted and leaves the
+    /// context, and loaded objects drop their references to it.
+    private func rowIsGone(_ object: ManagedObject) {
+        let id = object.objectID
+        object.becomeDeletedElsewhere()
+        for reference in Array(registry.values) { reference.takeUnretainedValue().dropReferences(to: [id]) }
+    }
+}
