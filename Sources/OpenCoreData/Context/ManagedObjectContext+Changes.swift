@@ -93,12 +93,14 @@ extension ManagedObjectContext {
     // MARK: - Discarding changes
 
     /// Discards every unsaved change: inserted objects leave, deleted and changed ones
-    /// return to the values saved in the store.
+    /// return to the values saved in the store. Clears the undo manager's actions, as in
+    /// Core Data.
     ///
     /// The objects reload through the coordinator's row cache, which reads the store
     /// again when its rows may be stale (after a merge conflict, say): values kept here
     /// could be older than the store and would conflict at every later save.
     public func rollback() {
+        undoManager?.removeAllActions()
         pendingDeletes.removeAll()
         for object in pendingObjects where object.context === self && object.hasPendingChange {
             object.rollBack()
@@ -106,8 +108,10 @@ extension ManagedObjectContext {
         compactPendingObjects()
     }
 
-    /// Forgets every object: registered objects become unusable, pending changes are lost.
+    /// Forgets every object: registered objects become unusable, pending changes are lost
+    /// (and the undo manager's actions, which name them).
     public func reset() {
+        undoManager?.removeAllActions()
         pendingDeletes.removeAll()
         unreadRelationships.removeAll()
         _ = ledger.close()

@@ -101,6 +101,7 @@ extension ManagedObjectContext {
     /// After a successful write of `changes`: permanent IDs, new committed values, clean
     /// state.
     func didSave(_ changes: PendingChanges, permanentIDs: PermanentIDs, refersToObjects: Bool) {
+        undoState?.noteSaved(temporary: permanentIDs.temporary, permanent: permanentIDs.permanent)
         for (object, permanent) in zip(changes.inserted, permanentIDs.permanent) { object.rekey(to: permanent) }
         if refersToObjects {
             for object in changes.inserted { object.remapRelationships(permanentIDs) }
@@ -128,6 +129,7 @@ extension ManagedObjectContext {
     func adoptPermanentIDs(_ map: [ManagedObjectID: ManagedObjectID], for needing: [ManagedObject]) {
         let temporary = needing.map(\.objectID)
         let ids = PermanentIDs(temporary: temporary, permanent: temporary.map { map[$0] ?? $0 }, needsLookup: true)
+        undoState?.noteSaved(temporary: ids.temporary, permanent: ids.permanent)
         for (object, permanent) in zip(needing, ids.permanent) { object.rekey(to: permanent) }
         for object in pendingObjects where object.context === self { object.remapRelationships(ids) }
     }

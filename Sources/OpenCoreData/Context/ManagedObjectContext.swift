@@ -79,6 +79,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// A parent store standing in for `persistentStoreCoordinator` (see `parentStore`);
     /// nil for a context on a coordinator. Set before the context is used.
     @exclusivity(unchecked) var installedParentStore: (any ParentObjectStore)?
+    /// The undo manager's link to the context, while `undoManager` is set.
+    @exclusivity(unchecked) var undoState: ContextUndo?
 
     /// Creates a context; set `persistentStoreCoordinator` before using it.
     public init(concurrencyType: ConcurrencyType) {
