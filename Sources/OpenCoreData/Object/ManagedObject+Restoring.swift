@@ -1,8 +1,8 @@
 import Foundation
 
 // Undoing an event: each object the event touched is put back as its snapshot recorded
-// it. When nothing reached the store since (no save of the object, no new ID), the
-// snapshot is put back whole. Otherwise the object takes the snapshot's *content* —
+// it. When the store holds what it held then (the same row, or none, under the same ID),
+// the snapshot is put back whole. Otherwise the object takes the snapshot's *content* —
 // whether it is part of the graph, its values and relationships — as a change against
 // what the store holds now: a row that exists is updated or deleted, a row that does not
 // is inserted (under the object's permanent ID, so it keeps its identity). Saving then
@@ -15,12 +15,22 @@ extension ManagedObject {
     func restore(_ snapshot: ObjectSnapshot, in context: ManagedObjectContext, permanentIDs: PermanentIDs?) {
         var snapshot = snapshot
         if let permanentIDs { snapshot.remap(permanentIDs) }
-        if snapshot.objectID == objectID, snapshot.committed?.version == committed?.version,
-           snapshot.hasRow == hasRow(in: context) {
+        // A fault has no content of its own (a snapshot of one is taken when its row turned
+        // out to be gone): put back, it reads the store again. An object whose row another
+        // writer deleted is put back as it was too: saving it then reports the conflict.
+        if snapshot.objectID == objectID, snapshot.faulted || isInaccessible
+            || (snapshot.hasRow == hasRow(in: context) && Self.same(snapshot.committed, committed)) {
             restoreWhole(snapshot, in: context)
         } else {
             restoreContent(snapshot, in: context)
         }
+    }
+
+    /// Whether two rows as last read or written are the same (a version alone is not: a
+    /// row deleted and inserted again starts over at version 1).
+    private static func same(_ a: RowSnapshot?, _ b: RowSnapshot?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return a.version == b.version && a.values == b.values
     }
 
     /// Whether the context's store holds the object's row (as far as the context knows).
@@ -30,9 +40,10 @@ extension ManagedObject {
 
     /// Puts back every field: nothing changed in the store since the snapshot.
     private func restoreWhole(_ snapshot: ObjectSnapshot, in context: ManagedObjectContext) {
-        if self.context !== context { attach(to: context) }
+        // Touched before attaching, so the ledger's snapshot says where it was.
         if eventNumber != context.eventNumber { touch(in: context) }
         list(in: context)
+        if self.context !== context { attach(to: context) }
         values = snapshot.values
         committed = snapshot.committed
         changedSlots = snapshot.changedSlots
@@ -52,18 +63,18 @@ extension ManagedObject {
     private func restoreContent(_ snapshot: ObjectSnapshot, in context: ManagedObjectContext) {
         let rowExists = hasRow(in: context)
         if rowExists { willAccessValues() }
+        if eventNumber != context.eventNumber { touch(in: context) }
+        list(in: context)
         if self.context !== context {
             if objectID.isTemporaryID { objectID = snapshot.objectID }
             attach(to: context)
         }
-        if eventNumber != context.eventNumber { touch(in: context) }
-        list(in: context)
         // The members the store holds now, for the to-many relationships put back.
         var stored: [Int: RelatedObjects] = [:]
         if rowExists {
             for slot in snapshot.toMany.keys { stored[slot] = toManyBase[slot] ?? relatedObjectIDs(atSlot: slot) }
         }
-        var content = snapshot.faulted ? snapshot.committed?.values ?? [] : snapshot.values
+        var content = snapshot.values
         if content.count != slots.properties.count { content = values.count == slots.properties.count ? values : slots.defaultValues }
         faulted = false
         isInaccessible = false

@@ -32,6 +32,9 @@ extension CDUndoManager {
     public func undoNestedGroup() {
         postCheckpoint()
         precondition(!isUndoing && !isRedoing, "CDUndoManager.undoNestedGroup(): called while undoing or redoing.")
+        // The checkpoint may have registered pending changes in a new event group: they
+        // are the last step, to undo first.
+        if groupingLevel == 1, openGroup?.isAutomatic == true { endUndoGrouping() }
         let group: Group
         if let open = openGroup {
             guard let last = open.actions.last else { return }
