@@ -34,6 +34,7 @@ extension ManagedObjectContext {
 
     /// Registers a new object; it is saved by the next `save()`.
     public func insert(_ object: ManagedObject) {
+        checkQueue()
         guard object.context == nil || object.context === self else {
             preconditionFailure("ManagedObjectContext: \(object.entity.name) \(object.objectID) already belongs to another context.")
         }
@@ -44,6 +45,7 @@ extension ManagedObjectContext {
 
     /// Marks `object` for deletion; delete rules run at `processPendingChanges()` and save.
     public func delete(_ object: ManagedObject) {
+        checkQueue()
         precondition(object.context === self, "ManagedObjectContext: cannot delete \(object.entity.name) \(object.objectID): it belongs to another context.")
         guard !object.isPendingDelete else { return }
         object.becomeDeleted()
@@ -100,6 +102,7 @@ extension ManagedObjectContext {
     /// again when its rows may be stale (after a merge conflict, say): values kept here
     /// could be older than the store and would conflict at every later save.
     public func rollback() {
+        checkQueue()
         undoManager?.removeAllActions()
         pendingDeletes.removeAll()
         for object in pendingObjects where object.context === self && object.hasPendingChange {
@@ -111,6 +114,7 @@ extension ManagedObjectContext {
     /// Forgets every object: registered objects become unusable, pending changes are lost
     /// (and the undo manager's actions, which name them).
     public func reset() {
+        checkQueue()
         undoManager?.removeAllActions()
         pendingDeletes.removeAll()
         unreadRelationships.removeAll()
@@ -127,6 +131,7 @@ extension ManagedObjectContext {
     /// to-many relationship keeps its changes as edits (members added, removed, the order
     /// given), replayed on the store's current members: another writer's members survive.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        checkQueue()
         guard object.context === self, !object.isPendingInsert, !object.faulted else { return }
         object.refresh(mergeChanges: mergeChanges)
     }

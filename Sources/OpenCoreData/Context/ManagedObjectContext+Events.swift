@@ -8,6 +8,7 @@ extension ManagedObjectContext {
     /// it first; on the context's queue an event also ends by itself once the code that
     /// began it returns (Core Data ends events from the main run loop, which Linux lacks).
     public func processPendingChanges() {
+        checkQueue()
         applyPendingDeleteRules()
         closeEvent()
         undoState?.eventDidEnd()

@@ -26,6 +26,7 @@ extension ManagedObjectContext {
     /// - Throws: a validation error (`.validationMultipleErrors` for several),
     ///   `.mergeConflict`, `.constraintViolation`, `.storeIncompleteSave`, or a store error.
     public func save() throws {
+        checkQueue()
         processPendingChanges()
         guard hasChanges else { return }
         for object in pendingObjects where willBeSaved(object) { object.willSave() }
@@ -119,6 +120,7 @@ extension ManagedObjectContext {
     /// Gives `objects` permanent IDs now, before they are saved (so their IDs can be
     /// handed to other contexts).
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        checkQueue()
         let needing = objects.filter { $0.objectID.isTemporaryID }
         guard !needing.isEmpty else { return }
         adoptPermanentIDs(try parentStore.obtainPermanentIDs(for: needing.map(\.objectID), in: nil), for: needing)

@@ -133,12 +133,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Every object registered in the context.
     public var registeredObjects: Set<ManagedObject> {
-        Set(registry.values.map { $0.takeUnretainedValue() })
+        checkQueue()
+        return Set(registry.values.map { $0.takeUnretainedValue() })
     }
 
     /// The registered object with `id`, or nil (never fetches).
     public func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
-        registry[id]?.takeUnretainedValue()
+        checkQueue()
+        return registry[id]?.takeUnretainedValue()
     }
 
     /// What the context fetches from and saves to: the installed parent store (tests; a
