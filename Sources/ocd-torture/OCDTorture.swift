@@ -27,6 +27,7 @@ struct OCDTorture {
             case .batchDelete: try BatchDelete(arguments).run()
             case .counter: try CounterLoop(arguments).run()
             case .editEvents: try EditEvents(arguments).run()
+            case .concurrencyMisuse, .concurrencyCorrect: try ConcurrencyDebugMode(arguments).run()
             }
             emit("done")
         } catch {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The command line: `ocd-torture <mode> --store PATH [--batch-size N] [--limit N]
-/// [--think-us N] [--seconds N]`, parsed by hand.
+/// [--think-us N] [--seconds N] [--call NAME]`, parsed by hand.
 struct TortureArguments {
     enum Mode: String, CaseIterable {
         case saveLoop = "save-loop"
@@ -10,6 +10,8 @@ struct TortureArguments {
         case batchDelete = "batch-delete"
         case counter
         case editEvents = "edit-events"
+        case concurrencyMisuse = "concurrency-misuse"
+        case concurrencyCorrect = "concurrency-correct"
     }
 
     var mode: Mode
@@ -22,8 +24,10 @@ struct TortureArguments {
     var thinkMicroseconds = 0
     /// Every mode stops after this long.
     var seconds: TimeInterval = 60
+    /// concurrency-misuse: the call made off the context's queue.
+    var call = "fetch"
 
-    static let usage = "usage: ocd-torture <\(Mode.allCases.map(\.rawValue).joined(separator: "|"))> --store PATH [--batch-size N] [--limit N] [--think-us N] [--seconds N]"
+    static let usage = "usage: ocd-torture <\(Mode.allCases.map(\.rawValue).joined(separator: "|"))> --store PATH [--batch-size N] [--limit N] [--think-us N] [--seconds N] [--call NAME]"
 
     struct Invalid: Error, CustomStringConvertible { let description: String }
 
@@ -44,6 +48,7 @@ struct TortureArguments {
             case "--limit": limit = try number()
             case "--think-us": thinkMicroseconds = try number()
             case "--seconds": seconds = TimeInterval(try number())
+            case "--call": call = value
             default: throw Invalid(description: "unknown option \(option)\n\(Self.usage)")
             }
         }

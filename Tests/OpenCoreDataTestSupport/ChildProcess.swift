@@ -15,17 +15,43 @@ package final class ChildProcess: @unchecked Sendable {
     private let condition = NSCondition()
     private var lines: [Line] = []
     private var endOfOutput = false
+    private var errorOutput = Data()
+    private var endOfErrorOutput = false
 
-    package init(_ executable: URL, _ arguments: [String]) throws {
+    /// Starts `executable`; `environment` entries are added to this process's environment.
+    package init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
+        let errorPipe = Pipe()
+        process.standardError = errorPipe
         try process.run()
         let output = pipe.fileHandleForReading
         let reader = Thread { [self] in read(output) }
         reader.start()
+        let errors = errorPipe.fileHandleForReading
+        let errorReader = Thread { [self] in readErrors(errors) }
+        errorReader.start()
     }
+
+    private func readErrors(_ handle: FileHandle) {
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            condition.withLock { errorOutput.append(chunk) }
+        }
+        condition.withLock {
+            endOfErrorOutput = true
+            condition.broadcast()
+        }
+    }
+
+    /// The standard error read so far (all of it after `finish(timeout:)`).
+    package var standardError: String { condition.withLock { String(decoding: errorOutput, as: UTF8.self) } }
 
     deinit {
         if process.isRunning {
@@ -93,11 +119,14 @@ package final class ChildProcess: @unchecked Sendable {
         process.waitUntilExit()
         condition.withLock {
             let readDeadline = Date().addingTimeInterval(10)
-            while !endOfOutput, condition.wait(until: readDeadline) {}
+            while !endOfOutput || !endOfErrorOutput, condition.wait(until: readDeadline) {}
         }
         let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
         return (output, killed)
     }
 
     package var exitStatus: Int32 { process.terminationStatus }
+
+    /// Whether the child was ended by a signal (a trap is SIGILL or SIGTRAP).
+    package var endedBySignal: Bool { process.terminationReason == .uncaughtSignal }
 }

@@ -16,6 +16,7 @@ extension ManagedObjectContext {
     ///   values; `.constraintViolation`; `.validationRelationshipDeniedDelete`;
     ///   `.storeUnsupportedRequest` for a request spanning several stores; store errors.
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
+        checkQueue()
         switch request {
         case let insert as BatchInsertRequest:
             let ids = try parentStore.batchInsert(insert)

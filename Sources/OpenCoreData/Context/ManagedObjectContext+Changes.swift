@@ -34,6 +34,7 @@ extension ManagedObjectContext {
 
     /// Registers a new object; it is saved by the next `save()`.
     public func insert(_ object: ManagedObject) {
+        checkQueue()
         guard object.context == nil || object.context === self else {
             preconditionFailure("ManagedObjectContext: \(object.entity.name) \(object.objectID) already belongs to another context.")
         }
@@ -44,6 +45,7 @@ extension ManagedObjectContext {
 
     /// Marks `object` for deletion; delete rules run at `processPendingChanges()` and save.
     public func delete(_ object: ManagedObject) {
+        checkQueue()
         precondition(object.context === self, "ManagedObjectContext: cannot delete \(object.entity.name) \(object.objectID): it belongs to another context.")
         guard !object.isPendingDelete else { return }
         object.becomeDeleted()
@@ -93,12 +95,15 @@ extension ManagedObjectContext {
     // MARK: - Discarding changes
 
     /// Discards every unsaved change: inserted objects leave, deleted and changed ones
-    /// return to the values saved in the store.
+    /// return to the values saved in the store. Clears the undo manager's actions, as in
+    /// Core Data.
     ///
     /// The objects reload through the coordinator's row cache, which reads the store
     /// again when its rows may be stale (after a merge conflict, say): values kept here
     /// could be older than the store and would conflict at every later save.
     public func rollback() {
+        checkQueue()
+        undoManager?.removeAllActions()
         pendingDeletes.removeAll()
         for object in pendingObjects where object.context === self && object.hasPendingChange {
             object.rollBack()
@@ -106,8 +111,11 @@ extension ManagedObjectContext {
         compactPendingObjects()
     }
 
-    /// Forgets every object: registered objects become unusable, pending changes are lost.
+    /// Forgets every object: registered objects become unusable, pending changes are lost
+    /// (and the undo manager's actions, which name them).
     public func reset() {
+        checkQueue()
+        undoManager?.removeAllActions()
         pendingDeletes.removeAll()
         unreadRelationships.removeAll()
         _ = ledger.close()
@@ -123,6 +131,7 @@ extension ManagedObjectContext {
     /// to-many relationship keeps its changes as edits (members added, removed, the order
     /// given), replayed on the store's current members: another writer's members survive.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        checkQueue()
         guard object.context === self, !object.isPendingInsert, !object.faulted else { return }
         object.refresh(mergeChanges: mergeChanges)
     }

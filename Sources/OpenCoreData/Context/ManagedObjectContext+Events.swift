@@ -8,8 +8,10 @@ extension ManagedObjectContext {
     /// it first; on the context's queue an event also ends by itself once the code that
     /// began it returns (Core Data ends events from the main run loop, which Linux lacks).
     public func processPendingChanges() {
+        checkQueue()
         applyPendingDeleteRules()
         closeEvent()
+        undoState?.eventDidEnd()
     }
 
     /// Called at each object's first touch in an event and at each delete: schedules the
@@ -74,6 +76,7 @@ extension ManagedObjectContext {
     /// Undoes the event `changes` records: each object back as its snapshot was. The
     /// restoring is itself a change, recorded in the open event.
     func restore(_ changes: ChangeSet) {
-        for touch in changes.snapshots.reversed() { touch.object.restore(touch.before, in: self) }
+        let permanentIDs = undoPermanentIDs
+        for touch in changes.snapshots.reversed() { touch.object.restore(touch.before, in: self, permanentIDs: permanentIDs) }
     }
 }

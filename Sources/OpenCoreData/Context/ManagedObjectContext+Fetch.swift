@@ -21,6 +21,7 @@ extension ManagedObjectContext {
     ///   any row is read); `.storeUnsupportedRequest` for dictionary results spanning several stores;
     ///   store errors.
     public func fetch<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {
+        checkQueue()
         let query = try StoreFetch(request, model: parentStore.managedObjectModel)
         switch request.resultType {
         case .managedObjectResultType:
@@ -61,6 +62,7 @@ extension ManagedObjectContext {
     ///   HAVING without GROUP BY, or an unsupported expression; `.storeUnsupportedRequest`
     ///   when several stores hold the fetched entities; store errors.
     public func fetchDictionaries<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [[String: Any]] {
+        checkQueue()
         guard request.resultType == .dictionaryResultType else {
             throw CoreDataError(.invalidFetchRequest, "fetchDictionaries(_:) needs resultType .dictionaryResultType.")
         }
@@ -70,6 +72,7 @@ extension ManagedObjectContext {
 
     /// How many objects match `request`, without loading them.
     public func count<T: FetchRequestResult>(for request: FetchRequest<T>) throws -> Int {
+        checkQueue()
         let query = try StoreFetch(request, model: parentStore.managedObjectModel)
         return try countObjects(query, request: request)
     }
@@ -137,7 +140,8 @@ extension ManagedObjectContext {
     /// The object with `objectID`: the registered one, or a fault that loads when touched.
     /// A fault whose row does not exist reads as deleted (see `existingObject(with:)`).
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
-        registerFetched(objectID, snapshot: nil)
+        checkQueue()
+        return registerFetched(objectID, snapshot: nil)
     }
 
     /// The object with `objectID`, loaded now.
@@ -145,6 +149,7 @@ extension ManagedObjectContext {
     /// - Throws: `.objectNotFound` when no such object exists in the store, or when the ID
     ///   is of a store this context's coordinator does not have (or of another model).
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+        checkQueue()
         if let registered = registeredObject(for: objectID), !registered.isInaccessible { return registered }
         guard !objectID.isTemporaryID || parent != nil, let snapshot = try parentStore.snapshot(for: objectID) else {
             throw CoreDataError(.objectNotFound, "No \(objectID.entity.name) with ID \(objectID) exists.", objectID: objectID)

@@ -27,6 +27,7 @@ extension ManagedObjectContext {
     /// - Throws: a validation error (`.validationMultipleErrors` for several),
     ///   `.mergeConflict`, `.constraintViolation`, `.storeIncompleteSave`, or a store error.
     public func save() throws {
+        checkQueue()
         processPendingChanges()
         guard hasChanges else { return }
         for object in pendingObjects where willBeSaved(object) { object.willSave() }
@@ -107,6 +108,7 @@ extension ManagedObjectContext {
     /// After a successful write of `changes`: permanent IDs, new committed values, clean
     /// state.
     func didSave(_ changes: PendingChanges, permanentIDs: PermanentIDs, refersToObjects: Bool) {
+        undoState?.noteSaved(temporary: permanentIDs.temporary, permanent: permanentIDs.permanent)
         for (object, permanent) in zip(changes.inserted, permanentIDs.permanent) { object.rekey(to: permanent) }
         if refersToObjects {
             for object in changes.inserted { object.remapRelationships(permanentIDs) }
@@ -124,6 +126,7 @@ extension ManagedObjectContext {
     /// Gives `objects` permanent IDs now, before they are saved (so their IDs can be
     /// handed to other contexts).
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        checkQueue()
         let needing = objects.filter { $0.objectID.isTemporaryID }
         guard !needing.isEmpty else { return }
         adoptPermanentIDs(try parentStore.obtainPermanentIDs(for: needing.map(\.objectID), in: nil), for: needing)
@@ -134,6 +137,7 @@ extension ManagedObjectContext {
     func adoptPermanentIDs(_ map: [ManagedObjectID: ManagedObjectID], for needing: [ManagedObject]) {
         let temporary = needing.map(\.objectID)
         let ids = PermanentIDs(temporary: temporary, permanent: temporary.map { map[$0] ?? $0 }, needsLookup: true)
+        undoState?.noteSaved(temporary: ids.temporary, permanent: ids.permanent)
         for (object, permanent) in zip(needing, ids.permanent) { object.rekey(to: permanent) }
         for object in pendingObjects where object.context === self { object.remapRelationships(ids) }
     }

@@ -14,6 +14,7 @@ extension ManagedObjectContext {
     ///   context (or already has an ID of another store), when `store` is not one of the
     ///   coordinator's, or when its configuration does not hold the object's entity.
     public func assign(_ object: ManagedObject, to store: PersistentStore) throws {
+        checkQueue()
         guard object.context === self, object.isPendingInsert else {
             throw CoreDataError(.storeOperationFailed, "assign(_:to:) needs an object inserted into this context and not yet saved.", objectID: object.objectID)
         }

@@ -101,6 +101,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// While a merge policy resolves a save's conflicts: the store's rows for them (nil
     /// for a deleted row), as the failed save found them.
     @exclusivity(unchecked) var conflictingRows: [ManagedObjectID: RowSnapshot?] = [:]
+    /// The undo manager's link to the context, while `undoManager` is set.
+    @exclusivity(unchecked) var undoState: ContextUndo?
 
     /// Creates a context; set `persistentStoreCoordinator` before using it.
     public init(concurrencyType: ConcurrencyType) {
@@ -160,12 +162,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Every object registered in the context.
     public var registeredObjects: Set<ManagedObject> {
-        Set(registry.values.map { $0.takeUnretainedValue() })
+        checkQueue()
+        return Set(registry.values.map { $0.takeUnretainedValue() })
     }
 
     /// The registered object with `id`, or nil (never fetches).
     public func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
-        registry[id]?.takeUnretainedValue()
+        checkQueue()
+        return registry[id]?.takeUnretainedValue()
     }
 
     /// What the context fetches from and saves to: the installed parent store (tests; a

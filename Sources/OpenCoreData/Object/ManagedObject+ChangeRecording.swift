@@ -207,34 +207,6 @@ extension ManagedObject {
         for slot in toMany.keys { toMany[slot]?.remap(ids) }
     }
 
-    // MARK: - Undoing an event
-
-    /// Puts the object back as `snapshot` recorded it, registration included: applying
-    /// the snapshots of a `ChangeSet` undoes its event. Recorded as a change of the open
-    /// event, like any other.
-    func restore(_ snapshot: ObjectSnapshot, in context: ManagedObjectContext) {
-        if self.context === context {
-            rekey(to: snapshot.objectID)
-        } else {
-            objectID = snapshot.objectID
-            attach(to: context)
-        }
-        if eventNumber != context.eventNumber { touch(in: context) }
-        list(in: context)
-        values = snapshot.values
-        committed = snapshot.committed
-        changedSlots = snapshot.changedSlots
-        if extras != nil || !snapshot.toMany.isEmpty || !snapshot.toManyBase.isEmpty || !snapshot.slotsToValidate.isEmpty {
-            toMany = snapshot.toMany
-            toManyBase = snapshot.toManyBase
-            slotsToValidate = snapshot.slotsToValidate
-        }
-        faulted = snapshot.faulted
-        isInaccessible = snapshot.isInaccessible
-        lifecycle = snapshot.lifecycle
-        if !snapshot.isRegistered { detach() }
-    }
-
     /// Whether the object has changes the next save writes (or, discarded, drops).
     var hasPendingChange: Bool {
         lifecycle != .saved || !changedSlots.isEmpty

@@ -4,6 +4,7 @@ extension ManagedObject {
     /// Loads the values of a fault before they are read or written.
     @inline(__always)
     func willAccessValues() {
+        if ConcurrencyDebug.isEnabled { checkQueueForAccess() }
         if faulted { fireFault() }
     }
 

@@ -10,6 +10,8 @@ enum EngineKind: String, CaseIterable, Sendable {
     /// `ocd-typed` with a consumer of the context's change sets attached (what undo and
     /// fetched results controllers will cost): W1 and W4 only.
     case ocdObserved = "ocd-observed"
+    /// `ocd-typed` with a `CDUndoManager` attached to the context: W1 and W4 only.
+    case ocdUndo = "ocd-undo"
 
     /// The engine's implementation.
     func makeEngine() -> any BenchEngine {
@@ -20,6 +22,7 @@ enum EngineKind: String, CaseIterable, Sendable {
         case .ocdTyped: return OCDEngine<OCDTypedFlat>()
         case .ocdKVC: return OCDEngine<OCDKVCFlat>()
         case .ocdObserved: return OCDEngine<OCDTypedFlat>(observesChanges: true)
+        case .ocdUndo: return OCDEngine<OCDTypedFlat>(recordsUndo: true)
         }
     }
 

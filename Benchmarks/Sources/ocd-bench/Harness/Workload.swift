@@ -48,7 +48,7 @@ enum Workload: String, CaseIterable, Sendable {
     /// (the `Item` model) and W11 (no objects) read no `Flat` accessors: `ocd-kvc` only.
     func runs(on engine: EngineKind) -> Bool {
         switch self {
-        case _ where engine == .ocdObserved: self == .w1 || self == .w4
+        case _ where engine == .ocdObserved || engine == .ocdUndo: self == .w1 || self == .w4
         case .w7: engine == .raw || engine == .ocdKVC
         case .w9: engine != .grdbRecord && engine != .ocdTyped
         case .w11: engine != .ocdTyped

@@ -8,9 +8,12 @@ import Foundation
 struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
     /// Whether a consumer of the context's change sets is attached (`ocd-observed`).
     let observesChanges: Bool
+    /// Whether the context has an undo manager (`ocd-undo`).
+    let recordsUndo: Bool
 
-    init(observesChanges: Bool = false) {
+    init(observesChanges: Bool = false, recordsUndo: Bool = false) {
         self.observesChanges = observesChanges
+        self.recordsUndo = recordsUndo
         Access.setUp()
     }
 
@@ -180,6 +183,10 @@ struct OCDEngine<Access: OCDFlatAccess>: BenchEngine {
             // Counts what each event changed, as a consumer that keeps nothing would.
             nonisolated(unsafe) var seen = 0
             context.performAndWait { _ = context.addChangeConsumer { seen &+= $0.inserted.count &+ $0.updated.count } }
+        }
+        if recordsUndo {
+            // As the docs teach: one manager per context, every event recorded.
+            context.performAndWait { context.undoManager = CDUndoManager() }
         }
         let (checksum, seconds) = try Stopwatch.time { try context.performAndWait { try body(context) } }
         context.performAndWait {}  // work the context queued (an event's end) is done before closing
