@@ -28,6 +28,7 @@ extension ManagedObjectContext {
     public func save() throws {
         processPendingChanges()
         guard hasChanges else { return }
+        saveWillBegin()
         for object in pendingObjects where willBeSaved(object) { object.willSave() }
         processPendingChanges()
         let changes = PendingChanges(self)
@@ -47,7 +48,9 @@ extension ManagedObjectContext {
             }
             throw incomplete.error
         }
+        let changedKeys = changedKeysForSaveObservers(changes)
         didSave(changes, permanentIDs: permanentIDs, refersToObjects: request.refersToObjects)
+        saveDidEnd(changes, changedKeys: changedKeys)
     }
 
     private func validate(_ changes: PendingChanges) throws {

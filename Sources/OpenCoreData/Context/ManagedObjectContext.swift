@@ -21,12 +21,18 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     public let concurrencyType: ConcurrencyType
     /// The coordinator whose stores the context fetches from and saves to.
-    public var persistentStoreCoordinator: PersistentStoreCoordinator?
+    public var persistentStoreCoordinator: PersistentStoreCoordinator? {
+        didSet { if mergesSavesAutomatically { updateAutomaticMerging() } }
+    }
     /// A name for debugging.
     public var name: String?
     /// Whether a fetch includes objects inserted, changed or deleted in this context but
     /// not yet saved, by default (each request can override it).
     public var defaultIncludesPendingChanges = true
+    /// How old, in seconds, the coordinator's cached row of an object may be when a fault
+    /// of it fires; older rows are read again from the store. Negative (the default): any
+    /// age; 0: always read the store. Objects already loaded are not affected.
+    public var stalenessInterval: TimeInterval = -1
 
     /// The last store error met while firing a fault or loading a relationship: those
     /// accessors cannot throw, so the object reads as deleted (or the relationship as
@@ -79,6 +85,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// A parent store standing in for `persistentStoreCoordinator` (see `parentStore`);
     /// nil for a context on a coordinator. Set before the context is used.
     @exclusivity(unchecked) var installedParentStore: (any ParentObjectStore)?
+    /// The iterators of `changes` and `saves`.
+    let streams = ChangeStreams()
+    /// `automaticallyMergesChangesFromParent`, and the source subscribed to for it.
+    @exclusivity(unchecked) var mergesSavesAutomatically = false
+    @exclusivity(unchecked) var automaticMergeSubscription: SaveBroadcast?
 
     /// Creates a context; set `persistentStoreCoordinator` before using it.
     public init(concurrencyType: ConcurrencyType) {
@@ -90,9 +101,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
         case .privateQueue: queue = DispatchQueue(label: "OpenCoreData.ManagedObjectContext")
         }
         if concurrencyType == .privateQueue { queue.setSpecific(key: queueKey, value: ObjectIdentifier(self)) }
+        installChangeNotifications()
     }
 
     deinit {
+        streams.finish()
         for reference in Array(registry.values) { reference.takeUnretainedValue().detach() }
     }
 
@@ -113,16 +126,24 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return try queue.sync(execute: block)
     }
 
-    /// Schedules `block` on the context's queue and returns at once.
+    /// Schedules `block` on the context's queue and returns at once. The block ends an
+    /// event: `processPendingChanges()` runs after it (not after `performAndWait`, as in
+    /// Core Data).
     public func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async(execute: block)
+        queue.async {
+            block()
+            self.processPendingChanges()
+        }
     }
 
-    /// Runs `block` on the context's queue and returns its value when it completes.
+    /// Runs `block` on the context's queue and returns its value when it completes; like
+    /// `perform(_:)`, the block ends an event.
     public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result { try block() })
+                let result = Result { try block() }
+                self.processPendingChanges()
+                continuation.resume(with: result)
             }
         }
     }
