@@ -114,4 +114,36 @@ import OpenCoreDataTestSupport
         #expect(await task.value == 0)
         #expect(!context.streams.isObservingChanges)
     }
+
+    /// docs/notifications.md's example, run.
+    @Test func theNotificationsDocExampleRuns() async throws {
+        let stack = try TestStack(model: Models.nestedList())
+        let coordinator = stack.coordinator
+        let seen = NotificationRecorder(ChangeNotificationTests.all, object: nil)
+        // example: notifications
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = coordinator
+
+        let observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didChangeObjectsNotification, object: context, queue: nil
+        ) { note in
+            let inserted = note.userInfo?[ManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<ManagedObject>
+            print("inserted:", inserted?.count ?? 0)                  // inserted: 1
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+
+        var saves = context.saves.makeAsyncIterator()
+        try await context.perform {
+            let milk = EntityDescription.insertNewObject(forEntityName: "Item", into: context)
+            milk.setValue("Milk", forKey: "title")
+            try context.save()                                    // did-change, will-save, did-save, did-save IDs
+        }
+        let saved = await saves.next()
+        print("saved:", saved?.inserted.count ?? 0)                // saved: 1, with permanent IDs
+        // end example
+        #expect(saved?.inserted.count == 1)
+        #expect(saved?.inserted.allSatisfy { !$0.isTemporaryID } == true)
+        #expect(seen.notifications.filter { $0.object as? ManagedObjectContext === context }.map(\.name) == ChangeNotificationTests.all)
+        #expect(DocExample.mismatch(doc: "notifications.md", name: "notifications") == nil)
+    }
 }

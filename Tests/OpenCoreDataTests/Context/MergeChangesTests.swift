@@ -234,4 +234,41 @@ import OpenCoreDataTestSupport
             try b.save()
         }
     }
+
+    /// docs/merging-changes.md's example, run.
+    @Test func theMergingDocExampleRuns() throws {
+        let stack = try TestStack(model: Models.nestedList())
+        let coordinator = stack.coordinator
+        // example: merging-changes
+        let ui = ManagedObjectContext(concurrencyType: .privateQueue)
+        ui.persistentStoreCoordinator = coordinator
+        ui.automaticallyMergesChangesFromParent = true            // merge the siblings' saves
+        let background = ManagedObjectContext(concurrencyType: .privateQueue)
+        background.persistentStoreCoordinator = coordinator
+
+        // A saved item, loaded in `ui`, with an unsaved change there.
+        let item = try ui.performAndWait {
+            let item = EntityDescription.insertNewObject(forEntityName: "Item", into: ui)
+            item.setValue("Milk", forKey: "title")
+            try ui.save()
+            item.setValue(Int64(1), forKey: "order")
+            return item
+        }
+        let id = ui.performAndWait { item.objectID }
+
+        // Another context renames it and saves; `ui` merges that save on its own queue.
+        try background.performAndWait {
+            try background.existingObject(with: id).setValue("Oat milk", forKey: "title")
+            try background.save()
+        }
+        ui.performAndWait {
+            print(item.value(forKey: "title") as? String ?? "", item.value(forKey: "order") as? Int64 ?? 0)   // Oat milk 1
+        }
+        // end example
+        ui.performAndWait {
+            #expect(item.value(forKey: "title") as? String == "Oat milk")
+            #expect(item.value(forKey: "order") as? Int64 == 1)
+        }
+        #expect(DocExample.mismatch(doc: "merging-changes.md", name: "merging-changes") == nil)
+    }
 }
