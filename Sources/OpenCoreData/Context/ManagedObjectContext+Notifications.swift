@@ -4,7 +4,7 @@ import Foundation
 // the object, posted on the context's queue. The did-change notification is a consumer
 // of the change ledger's `ChangeSet` (registered by every context when it is created):
 // NotificationCenter cannot say whether anyone observes, so every context records its
-// events and posts (measured: Benchmarks/README.md, "Change notifications").
+// events and posts (the cost is measured in docs/notifications.md).
 
 extension ManagedObjectContext {
     // MARK: - Names and keys
