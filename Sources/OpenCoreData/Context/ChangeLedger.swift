@@ -20,8 +20,13 @@ struct ChangeLedger {
     private(set) var refreshed: Set<ObjectIdentifier> = []
     /// How many objects the open event touched (recording or not).
     private(set) var touchCount = 0
+    /// Set while the open event applies changes saved elsewhere (`merge(_:)`).
+    var isMerge = false
+    /// Objects a merge registered for rows inserted elsewhere, while recording: the
+    /// event's change set lists them as inserted.
+    private(set) var mergedInserts: [ManagedObject] = []
 
-    var isEmpty: Bool { touchCount == 0 }
+    var isEmpty: Bool { touchCount == 0 && mergedInserts.isEmpty }
 
     /// Records `object` before its first change in the event.
     mutating func record(_ object: ManagedObject) {
@@ -34,12 +39,18 @@ struct ChangeLedger {
         if isRecording { refreshed.insert(ObjectIdentifier(object)) }
     }
 
+    /// Notes that a merge registered `object` for a row inserted elsewhere.
+    mutating func noteMergedInsert(_ object: ManagedObject) {
+        if isRecording { mergedInserts.append(object) }
+    }
+
     /// Ends the event: the touches, and an empty ledger for the next one.
     mutating func close() -> (touches: [Touch], refreshed: Set<ObjectIdentifier>) {
         defer {
             touches = []
             refreshed = []
             touchCount = 0
+            mergedInserts = []
         }
         return (touches, refreshed)
     }

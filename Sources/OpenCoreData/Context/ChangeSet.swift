@@ -18,6 +18,11 @@ import Foundation
     public internal(set) var invalidated: [ManagedObject] = []
     /// Set by `reset()`: every object of the context is invalid.
     public internal(set) var invalidatedAll = false
+    /// Whether the event merged changes saved elsewhere (`mergeChanges(fromContextDidSave:)`,
+    /// `mergeChanges(fromRemoteContextSave:into:)`, automatic merging) rather than changes
+    /// made in this context: its `inserted` objects were registered for rows another
+    /// context inserted, its `refreshed` ones took rows another context updated.
+    public internal(set) var isMerge = false
     /// The slots whose values differ, for each object of `updated`, in the same order.
     var changedSlots: [SlotSet] = []
     /// Every object the event touched, as it was before; restoring them undoes the event
@@ -102,5 +107,19 @@ extension ChangeSet {
             if isOrdered ? then.ordered != now.ordered : then.members != now.members { differing.insert(slot) }
         }
         return differing
+    }
+}
+
+extension ChangeSet {
+    /// Marks a merge's change set, listing the objects it registered for rows inserted
+    /// elsewhere (`ChangeLedger.noteMergedInsert`) as inserted, unless already listed or
+    /// no longer live.
+    mutating func noteMerge(inserted merged: [ManagedObject], in context: ManagedObjectContext) {
+        isMerge = true
+        guard !merged.isEmpty else { return }
+        var listed = Set((inserted + updated + deleted + refreshed + invalidated).map(ObjectIdentifier.init))
+        for object in merged where object.context === context && !object.isPendingDelete && !object.isInaccessible {
+            if listed.insert(ObjectIdentifier(object)).inserted { inserted.append(object) }
+        }
     }
 }

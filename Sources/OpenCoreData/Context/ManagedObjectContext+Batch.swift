@@ -47,34 +47,16 @@ extension ManagedObjectContext {
     // MARK: - Merging changes made elsewhere
 
     /// Brings `contexts` up to date with changes saved elsewhere (another coordinator, a
-    /// batch request): registered objects whose IDs are under `UpdatedObjectsKey` are
-    /// refreshed (their unsaved changes kept on top), and those under `DeletedObjectsKey`
-    /// leave the context, reading as deleted, and leave the loaded relationships of other
-    /// objects. IDs under `InsertedObjectsKey` need nothing: fetches find the new rows.
-    /// Each context is updated on its own queue.
+    /// batch request), given as arrays of object IDs under `InsertedObjectsKey`,
+    /// `UpdatedObjectsKey` and `DeletedObjectsKey` (or the `…_objectIDs` keys): each
+    /// context merges them as `mergeChanges(fromContextDidSave:)` does — updated objects
+    /// refreshed (their unsaved changes kept on top), deleted ones leaving the context and
+    /// the loaded relationships of other objects, inserted ones registered — and posts one
+    /// `didChangeObjectsNotification`. Each context is updated on its own queue.
     public static func mergeChanges(fromRemoteContextSave changes: [String: [ManagedObjectID]], into contexts: [ManagedObjectContext]) {
-        let updated = changes[UpdatedObjectsKey] ?? []
-        let deleted = Set(changes[DeletedObjectsKey] ?? [])
+        let saved = ObjectChanges(savedIn: changes)
         for context in contexts {
-            context.performAndWait { context.mergeRemoteChanges(updatedIDs: updated, deletedIDs: deleted) }
-        }
-    }
-
-    private func mergeRemoteChanges(updatedIDs: [ManagedObjectID], deletedIDs: Set<ManagedObjectID>) {
-        for id in updatedIDs {
-            guard let object = registeredObject(for: id) else { continue }
-            if object.faulted {
-                object.forgetStoreSnapshot()
-            } else {
-                refresh(object, mergeChanges: true)
-            }
-        }
-        guard !deletedIDs.isEmpty else { return }
-        for id in deletedIDs {
-            registeredObject(for: id)?.becomeDeletedElsewhere()
-        }
-        for reference in Array(registry.values) {
-            reference.takeUnretainedValue().dropReferences(to: deletedIDs)
+            context.performAndWait { context.merge(saved) }
         }
     }
 }

@@ -4,9 +4,10 @@ extension ManagedObjectContext {
     // MARK: - Events
 
     /// Ends the current event: applies delete rules to objects deleted since the last
-    /// call, then closes the event's record of changes. `save()`, fetches and counts call
-    /// it first; on the context's queue an event also ends by itself once the code that
-    /// began it returns (Core Data ends events from the main run loop, which Linux lacks).
+    /// call, then closes the event's record of changes. `save()`, fetches, counts and the
+    /// end of each `perform` block call it (not `performAndWait`, as in Core Data); on a
+    /// `.mainQueue` context an event also ends by itself once the code that began it
+    /// returns (Core Data ends those from the main run loop, which Linux lacks).
     public func processPendingChanges() {
         checkQueue()
         applyPendingDeleteRules()
@@ -14,13 +15,13 @@ extension ManagedObjectContext {
         undoState?.eventDidEnd()
     }
 
-    /// Called at each object's first touch in an event and at each delete: schedules the
-    /// event's end on the context's queue, once, when it matters — someone consumes change
-    /// sets, or delete rules are pending. Off the queue (a private context used without
-    /// `perform`) nothing is scheduled: the caller's next save, fetch or
-    /// `processPendingChanges()` ends the event.
+    /// Called at each object's first touch in an event and at each delete: on a
+    /// `.mainQueue` context (standing in for Core Data's run loop), schedules the event's
+    /// end on the main queue, once, when it matters — someone consumes change sets, or
+    /// delete rules are pending. A `.privateQueue` context's events end with its
+    /// `perform` blocks, or at the next save, fetch or `processPendingChanges()`.
     func eventDidBegin() {
-        guard !isEventEndScheduled, !changeConsumers.isEmpty || !pendingDeletes.isEmpty, isOnQueue else { return }
+        guard concurrencyType == .mainQueue, !isEventEndScheduled, !changeConsumers.isEmpty || !pendingDeletes.isEmpty, isOnQueue else { return }
         isEventEndScheduled = true
         // Held strongly until the block runs: a weak reference would give the context a
         // side table, which makes every retain and release of it a slow call.
@@ -33,6 +34,7 @@ extension ManagedObjectContext {
     /// Closes the ledger into a `ChangeSet` for the consumers, and begins the next event.
     private func closeEvent() {
         guard !ledger.isEmpty else { return }
+        let (merged, isMerge) = (ledger.mergedInserts, ledger.isMerge)
         let (touches, refreshed) = ledger.close()
         eventNumber &+= 1
         if eventNumber == 0 {
@@ -43,7 +45,9 @@ extension ManagedObjectContext {
         }
         if pendingObjects.count >= compactionThreshold { compactPendingObjects() }
         guard !changeConsumers.isEmpty else { return }
-        endEvent(with: ChangeSet(touches: touches, refreshedIDs: refreshed, in: self))
+        var changes = ChangeSet(touches: touches, refreshedIDs: refreshed, in: self)
+        if isMerge { changes.noteMerge(inserted: merged, in: self) }
+        endEvent(with: changes)
     }
 
     /// Hands a closed event's changes to every consumer.

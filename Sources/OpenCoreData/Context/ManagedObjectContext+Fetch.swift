@@ -159,14 +159,17 @@ extension ManagedObjectContext {
         return object
     }
 
-    /// Loads a fault's values from the parent store (for a coordinator, its row cache or the store).
+    /// Loads a fault's values from the parent store (for a coordinator, its row cache or
+    /// the store), or from the row the fault kept unless a `stalenessInterval` is set.
     func fulfillFault(_ object: ManagedObject) {
-        if let snapshot = object.committed {
+        let maxAge = stalenessInterval
+        if maxAge < 0, let snapshot = object.committed {
             object.adopt(snapshot)
             return
         }
         do {
-            if let snapshot = try parentStore.snapshot(for: object.objectID) {
+            let found = maxAge < 0 ? try parentStore.snapshot(for: object.objectID) : try parentStore.snapshot(for: object.objectID, maxAge: maxAge)
+            if let snapshot = found {
                 object.adopt(snapshot)
             } else {
                 object.becomeInaccessible()

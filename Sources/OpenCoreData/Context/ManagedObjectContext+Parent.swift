@@ -25,6 +25,7 @@ extension ManagedObjectContext {
             ancestor = current.parent
         }
         installedParentStore = parent
+        if mergesSavesAutomatically { updateAutomaticMerging() }
     }
 
     /// The model of what stands behind the context (its coordinator or parent), or nil

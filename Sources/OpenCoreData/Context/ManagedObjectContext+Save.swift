@@ -30,6 +30,7 @@ extension ManagedObjectContext {
         checkQueue()
         processPendingChanges()
         guard hasChanges else { return }
+        saveWillBegin()
         for object in pendingObjects where willBeSaved(object) { object.willSave() }
         processPendingChanges()
         try resolvingConflicts(writePendingChanges)
@@ -53,8 +54,10 @@ extension ManagedObjectContext {
             }
             throw incomplete.error
         }
+        let changedKeys = changedKeysForSaveObservers(changes)
         didSave(changes, permanentIDs: permanentIDs, refersToObjects: request.refersToObjects)
         didPushInserts(changes.inserted)
+        saveDidEnd(changes, changedKeys: changedKeys)
     }
 
     private func validate(_ changes: PendingChanges) throws {

@@ -62,10 +62,14 @@ extension ManagedObjectContext {
     }
 
     /// After a save that committed to some stores only: their objects become saved, as
-    /// after a full save; the objects of the other stores keep their changes.
+    /// after a full save (did-save notifications and merges included); the objects of the
+    /// other stores keep their changes.
     func didSaveIncompletely(_ incomplete: IncompleteSave, _ changes: PendingChanges, refersToObjects: Bool) {
         let committedInserts = Set(incomplete.permanentIDs.temporary)
         let saved = changes.filter { committedInserts.contains($0.objectID) || incomplete.savedIDs.contains($0.objectID) }
+        let changedKeys = changedKeysForSaveObservers(saved)
         didSave(saved, permanentIDs: incomplete.permanentIDs, refersToObjects: refersToObjects)
+        // What the committed stores hold now is a save others must see.
+        saveDidEnd(saved, changedKeys: changedKeys)
     }
 }

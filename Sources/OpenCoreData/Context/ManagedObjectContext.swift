@@ -25,7 +25,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Setting it on a context that has a parent is a programmer error.
     public var persistentStoreCoordinator: PersistentStoreCoordinator? {
         get { coordinator ?? parent?.persistentStoreCoordinator }
-        set { setCoordinator(newValue) }
+        set {
+            setCoordinator(newValue)
+            if mergesSavesAutomatically { updateAutomaticMerging() }
+        }
     }
     /// The coordinator set on this context itself (nil for a child context).
     var coordinator: PersistentStoreCoordinator?
@@ -43,6 +46,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// How `save()` resolves rows changed in the store since they were read, and
     /// uniqueness constraints it would break (see `MergePolicy`); `.error` by default.
     public var mergePolicy: MergePolicy = .error
+    /// How old, in seconds, the coordinator's cached row of an object may be when a fault
+    /// of it fires; older rows are read again from the store. Negative (the default): any
+    /// age; 0: always read the store. Objects already loaded are not affected.
+    public var stalenessInterval: TimeInterval = -1
 
     /// The last store error met while firing a fault or loading a relationship: those
     /// accessors cannot throw, so the object reads as deleted (or the relationship as
@@ -103,6 +110,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var conflictingRows: [ManagedObjectID: RowSnapshot?] = [:]
     /// The undo manager's link to the context, while `undoManager` is set.
     @exclusivity(unchecked) var undoState: ContextUndo?
+    /// The iterators of `changes` and `saves`.
+    let streams = ChangeStreams()
+    /// `automaticallyMergesChangesFromParent`, and the source subscribed to for it.
+    @exclusivity(unchecked) var mergesSavesAutomatically = false
+    @exclusivity(unchecked) var automaticMergeSubscription: SaveBroadcast?
+    /// The saves this context's children push into it, for children that merge their
+    /// siblings' saves (`automaticallyMergesChangesFromParent`).
+    let childSaves = SaveBroadcast()
 
     /// Creates a context; set `persistentStoreCoordinator` before using it.
     public init(concurrencyType: ConcurrencyType) {
@@ -114,9 +129,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
         case .privateQueue: queue = DispatchQueue(label: "OpenCoreData.ManagedObjectContext")
         }
         if concurrencyType == .privateQueue { queue.setSpecific(key: queueKey, value: ObjectIdentifier(self)) }
+        installChangeNotifications()
     }
 
     deinit {
+        streams.finish()
         for reference in Array(registry.values) { reference.takeUnretainedValue().detach() }
     }
 
@@ -144,16 +161,26 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return try queue.sync { try HeldQueues.running(self, holdingMain: callerHoldsMain, block) }
     }
 
-    /// Schedules `block` on the context's queue and returns at once.
+    /// Schedules `block` on the context's queue and returns at once. The block ends an
+    /// event: `processPendingChanges()` runs after it (not after `performAndWait`, as in
+    /// Core Data).
     public func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async { HeldQueues.running(self, holdingMain: false, block) }
+        queue.async {
+            HeldQueues.running(self, holdingMain: false) {
+                block()
+                self.processPendingChanges()
+            }
+        }
     }
 
-    /// Runs `block` on the context's queue and returns its value when it completes.
+    /// Runs `block` on the context's queue and returns its value when it completes; like
+    /// `perform(_:)`, the block ends an event.
     public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result { try HeldQueues.running(self, holdingMain: false, block) })
+                let result = Result { try HeldQueues.running(self, holdingMain: false, block) }
+                HeldQueues.running(self, holdingMain: false) { self.processPendingChanges() }
+                continuation.resume(with: result)
             }
         }
     }

@@ -33,6 +33,10 @@ protocol ParentObjectStore: AnyObject, Sendable {
     /// The saved values of one object (firing a fault), or nil when it does not exist.
     func snapshot(for id: ManagedObjectID) throws -> RowSnapshot?
 
+    /// `snapshot(for:)` from values cached no longer than `maxAge` seconds ago (0: none),
+    /// for `ManagedObjectContext.stalenessInterval`. By default, `snapshot(for:)`.
+    func snapshot(for id: ManagedObjectID, maxAge: TimeInterval) throws -> RowSnapshot?
+
     /// The IDs the to-many `relationship` of the object `id` holds.
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID]
 

@@ -13,6 +13,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The stores, in the order they were added; read and written under `lock`.
     private(set) var stores: [PersistentStore] = []
     var rowCache = RowCache()
+    /// The contexts on this coordinator that merge their siblings' saves
+    /// (`automaticallyMergesChangesFromParent`).
+    let saveBroadcast = SaveBroadcast()
 
     /// Creates a coordinator for `model`. The model is validated and frozen when the
     /// first store is added.

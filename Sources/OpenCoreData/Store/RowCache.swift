@@ -4,7 +4,14 @@ import Foundation
 /// context of the coordinator) needs no SQL. Bounded: when it grows past `capacity`
 /// it starts over, so walking a large store does not keep every row in memory.
 struct RowCache {
-    private var snapshots: [ManagedObjectID: RowSnapshot] = [:]
+    /// A cached row and when it was read or written (`DispatchTime` nanoseconds), for
+    /// `ManagedObjectContext.stalenessInterval`.
+    private struct Entry {
+        var snapshot: RowSnapshot
+        var time: UInt64
+    }
+
+    private var snapshots: [ManagedObjectID: Entry] = [:]
     /// Prefetched to-many contents, handed out once: the object that reads them keeps
     /// them, and any save or batch request drops them all, so they are never stale.
     private var related: [RelatedKey: [ManagedObjectID]] = [:]
@@ -16,20 +23,29 @@ struct RowCache {
     }
 
     subscript(id: ManagedObjectID) -> RowSnapshot? {
-        get { snapshots[id] }
+        get { snapshots[id]?.snapshot }
         set {
             if newValue != nil && snapshots.count >= capacity { snapshots.removeAll(keepingCapacity: true) }
-            snapshots[id] = newValue
+            snapshots[id] = newValue.map { Entry(snapshot: $0, time: Self.now) }
         }
     }
 
     mutating func insert(_ rows: [FetchedRow]) {
         if snapshots.count + rows.count > capacity { snapshots.removeAll(keepingCapacity: true) }
         snapshots.reserveCapacity(min(capacity, snapshots.count + rows.count))
+        let time = Self.now
         for row in rows.prefix(capacity) {
-            if let snapshot = row.snapshot { snapshots[row.id] = snapshot }
+            if let snapshot = row.snapshot { snapshots[row.id] = Entry(snapshot: snapshot, time: time) }
         }
     }
+
+    /// Seconds since the cached row of `id` was read or written, nil when not cached.
+    func age(of id: ManagedObjectID) -> TimeInterval? {
+        guard let entry = snapshots[id] else { return nil }
+        return TimeInterval(Self.now &- entry.time) / 1e9
+    }
+
+    private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     /// Forgets the rows of `ids` (rows a save found changed in the store), so the next
     /// read of them goes to the store.

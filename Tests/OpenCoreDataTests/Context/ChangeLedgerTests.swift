@@ -111,7 +111,10 @@ import OpenCoreDataTestSupport
             for event in 0..<120 {
                 let live = held.filter { $0.managedObjectContext === context && !$0.isDeleted }
                 var log: [String] = []
-                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                // A merge of changes saved elsewhere is an event of its own (it ends the
+                // open event first and its own at once): it is done only as an event's
+                // first operation, and ends the event.
+                operations: for _ in 0..<Int.random(in: 1...4, using: &random) {
                     let roll = Double.random(in: 0..<1, using: &random)
                     guard !live.isEmpty, let object = live.randomElement(using: &random), object.managedObjectContext === context, !object.isDeleted else {
                         counter += 1
@@ -153,7 +156,7 @@ import OpenCoreDataTestSupport
                         log.append("rollback")
                     case ..<0.95:
                         // Another writer's batch update, merged in.
-                        guard !object.objectID.isTemporaryID else { continue }
+                        guard log.isEmpty, !object.objectID.isTemporaryID else { continue }
                         let update = BatchUpdateRequest(entityName: "Item")
                         update.predicate = try CDPredicate(format: "SELF == %@", argumentArray: [object.objectID])
                         update.propertiesToUpdate = ["order": Int64(90 + Int.random(in: 0..<5, using: &random))]
@@ -161,14 +164,16 @@ import OpenCoreDataTestSupport
                         let ids = try context.execute(update) as? BatchUpdateResult
                         ManagedObjectContext.mergeChanges(fromRemoteContextSave: [UpdatedObjectsKey: ids?.result as? [ManagedObjectID] ?? []], into: [context])
                         log.append("batch update \(object.objectID)")
+                        break operations
                     default:
                         // Another writer's delete of a row (and its cascade), merged in.
-                        guard !object.objectID.isTemporaryID else { continue }
+                        guard log.isEmpty, !object.objectID.isTemporaryID else { continue }
                         let delete = BatchDeleteRequest(objectIDs: [object.objectID])
                         delete.resultType = .resultTypeObjectIDs
                         let ids = try context.execute(delete) as? BatchDeleteResult
                         ManagedObjectContext.mergeChanges(fromRemoteContextSave: [DeletedObjectsKey: ids?.result as? [ManagedObjectID] ?? []], into: [context])
                         log.append("deleted elsewhere \(object.objectID)")
+                        break operations
                     }
                 }
                 context.processPendingChanges()
@@ -198,15 +203,16 @@ import OpenCoreDataTestSupport
         }
     }
 
-    /// On the context's queue an event ends by itself when the code that began it returns.
-    @Test func eventsEndOnTheQueueWithoutProcessPendingChanges() throws {
+    /// An event ends by itself at the end of the `perform` block that began it.
+    @Test func eventsEndWithPerformWithoutProcessPendingChanges() throws {
         let stack = try TestStack(model: Models.nestedList())
         let context = stack.context
         final class Box: @unchecked Sendable { var sets: [ChangeSet] = [] }
         let box = Box()
-        context.performAndWait {
+        nonisolated(unsafe) let unsafeStack = stack
+        context.perform {
             context.addChangeConsumer { box.sets.append($0) }
-            _ = stack.insert("Item", ["title": "milk"])
+            _ = unsafeStack.insert("Item", ["title": "milk"])
         }
         context.performAndWait {}
         #expect(box.sets.count == 1)
