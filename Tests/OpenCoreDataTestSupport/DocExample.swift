@@ -22,7 +22,7 @@ package enum DocExample {
         guard let fromDoc = block(named: name, in: docText, inFence: true) else { return "no ```swift block starting with `// example: \(name)` in docs/\(doc)" }
         guard let fromTest = block(named: name, in: testText, inFence: false) else { return "no `// example: \(name)` … `// end example` in \(testFile)" }
         guard fromDoc != fromTest else { return nil }
-        let index = zip(fromDoc, fromTest).firstIndex { $0 != $1 } ?? min(fromDoc.count, fromTest.count)
+        let index = zip(fromDoc, fromTest).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(fromDoc.count, fromTest.count)
         let docLine = index < fromDoc.count ? fromDoc[index] : "(end)"
         let testLine = index < fromTest.count ? fromTest[index] : "(end)"
         return "docs/\(doc) example \(name) differs from its test at line \(index + 1): doc `\(docLine)`, test `\(testLine)`"

@@ -113,6 +113,7 @@ extension ManagedObjectContext {
         for object in changes.inserted { object.didSave() }
         for object in changes.updated { object.didSave() }
         for object in changes.deleted { object.didSave() }
+        if !permanentIDConsumers.isEmpty { reportPermanentIDs(of: changes.inserted) }
     }
 
     /// Gives `objects` permanent IDs now, before they are saved (so their IDs can be
@@ -130,5 +131,6 @@ extension ManagedObjectContext {
         let ids = PermanentIDs(temporary: temporary, permanent: temporary.map { map[$0] ?? $0 }, needsLookup: true)
         for (object, permanent) in zip(needing, ids.permanent) { object.rekey(to: permanent) }
         for object in pendingObjects where object.context === self { object.remapRelationships(ids) }
+        if !permanentIDConsumers.isEmpty { reportPermanentIDs(of: needing) }
     }
 }
