@@ -117,11 +117,6 @@ struct FetchedResultsContent<ResultType: ManagedObject> {
         return index(of: object, keys: member.keys)
     }
 
-    /// The index of the section named `name`.
-    func sectionIndex(named name: String) -> Int? {
-        sectionNames.firstIndex(of: name)
-    }
-
     /// The first section name that returns after another section began, with the
     /// position of its object: objects must be sorted by section.
     func sectionOrderViolation() -> (index: Int, name: String)? {

@@ -60,12 +60,6 @@ struct FetchedResultsPlan {
         return !changed.intersection(relevant).isEmpty
     }
 
-    /// Whether a change of `keys` may change its membership, position or section.
-    func mayMove(changedKeys keys: Set<String>) -> Bool {
-        guard let relevantKeys else { return true }
-        return !keys.isDisjoint(with: relevantKeys)
-    }
-
     /// The relationships `components` walks from `entity` before it reaches an attribute,
     /// with the key read at each depth; nil when it crosses none.
     private static func relatedPath(_ components: [String], from entity: EntityDescription) -> RelatedPath? {
