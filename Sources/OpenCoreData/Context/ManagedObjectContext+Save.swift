@@ -124,6 +124,7 @@ extension ManagedObjectContext {
         for object in changes.inserted { object.didSave() }
         for object in changes.updated { object.didSave() }
         for object in changes.deleted { object.didSave() }
+        if !permanentIDConsumers.isEmpty { reportPermanentIDs(of: changes.inserted) }
     }
 
     /// Gives `objects` permanent IDs now, before they are saved (so their IDs can be
@@ -143,5 +144,6 @@ extension ManagedObjectContext {
         undoState?.noteSaved(temporary: ids.temporary, permanent: ids.permanent)
         for (object, permanent) in zip(needing, ids.permanent) { object.rekey(to: permanent) }
         for object in pendingObjects where object.context === self { object.remapRelationships(ids) }
+        if !permanentIDConsumers.isEmpty { reportPermanentIDs(of: needing) }
     }
 }

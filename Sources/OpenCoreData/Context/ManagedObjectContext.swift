@@ -89,6 +89,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Who receives each closed event's `ChangeSet` (undo, notifications, controllers).
     @exclusivity(unchecked) var changeConsumers: [(id: Int, receive: (ChangeSet) -> Void)] = []
     @exclusivity(unchecked) var nextConsumerID = 0
+    /// Who is told when objects get permanent IDs (see `addPermanentIDConsumer(_:)`).
+    @exclusivity(unchecked) var permanentIDConsumers: [(id: Int, receive: ([ManagedObject]) -> Void)] = []
     /// Deleted objects whose delete rules have not run yet.
     @exclusivity(unchecked) var pendingDeletes: [ManagedObject] = []
     /// To-many relationships whose members could not be read from the store (an I/O

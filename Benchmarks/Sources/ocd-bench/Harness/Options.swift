@@ -8,18 +8,22 @@ struct Options {
     var engines = EngineKind.allCases
     /// Measure opening the W1 store with and without `verifiesOnOpen` instead of the workloads.
     var openCost = false
+    /// Measure W13, a fetched results controller's one change against a refetch, instead of the workloads.
+    var frcCost = false
     /// Measure heap bytes per object after the workloads (`BytesReport`).
     var measuresBytes = true
 
     static let usage = """
         usage: ocd-bench [--passes N] [--rows N] [--only W1,W2,...] [--engines raw,grdb-record,grdb-row,ocd-typed,ocd-kvc] [--no-bytes]
                ocd-bench --open-cost [--passes N] [--rows N]
+               ocd-bench --frc-cost [--passes N] [--rows N]
           --passes N   timed runs per (engine, workload), median reported (default 5)
           --rows N     rows of the Flat table (default 100000)
           --only LIST  workloads to run (default all: \(Workload.allCases.map(\.rawValue).joined(separator: ",")))
           --engines L  engines to run (default all: \(EngineKind.allCases.map(\.rawValue).joined(separator: ",")))
           --no-bytes   skip the heap-bytes-per-object measurement
           --open-cost  time opening the W1 store with and without PersistentStoreOption.verifiesOnOpen
+          --frc-cost   W13: one sort-key change in an N-object FetchedResultsController vs a refetch
         """
 
     struct Invalid: Error, CustomStringConvertible {
@@ -50,6 +54,8 @@ struct Options {
                 measuresBytes = false
             case "--open-cost":
                 openCost = true
+            case "--frc-cost":
+                frcCost = true
             case "--help", "-h":
                 throw Invalid(description: "")
             default:

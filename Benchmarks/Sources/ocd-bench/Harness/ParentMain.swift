@@ -4,6 +4,15 @@ import Foundation
 /// passes interleaved so that drifting machine load hits every engine alike.
 enum ParentMain {
     static func run(_ options: Options) -> Int32 {
+        if options.frcCost {
+            do {
+                print(try FRCCost.run(rows: options.rows, passes: options.passes))
+                return 0
+            } catch {
+                log("frc cost: FAILED \(error)")
+                return 1
+            }
+        }
         if options.openCost {
             do {
                 print(try OpenCost.run(rows: options.rows, passes: options.passes))
