@@ -63,7 +63,8 @@ extension ManagedObjectContext {
     /// changes so far were not recorded for anyone).
     @_spi(ChangeTracking) @discardableResult
     public func addChangeConsumer(_ receive: @escaping (ChangeSet) -> Void) -> Int {
-        processPendingChanges()
+        // Nothing open at `init` (which adds the notifications' consumer, on any thread).
+        if !ledger.isEmpty || !pendingDeletes.isEmpty { processPendingChanges() }
         nextConsumerID += 1
         changeConsumers.append((nextConsumerID, receive))
         ledger.isRecording = true
