@@ -79,10 +79,9 @@ import OpenCoreDataTestSupport
 
         // MARK: - Steps
 
-        /// One event: a save, rollback, reset, merge from another context, or one to four
-        /// edits; then `processPendingChanges()`. Returns what it did.
-        // TODO(nested contexts, notifications): add "child context saves into this one"
-        // and "merge of another context's save with inserts" steps once those land.
+        /// One event: a save, rollback, reset, merge from another context, a child
+        /// context's save into this one, or one to four edits; then
+        /// `processPendingChanges()`. Returns what it did.
         mutating func event(_ random: inout SeededRandom) throws -> String {
             let roll = Double.random(in: 0 ..< 1, using: &random)
             var step: String
@@ -99,7 +98,9 @@ import OpenCoreDataTestSupport
                 step = "reset"
             } else if roll < 0.19 {
                 step = try mergeFromAnotherContext(&random)
-            } else if roll < 0.21 {
+            } else if roll < 0.24 {
+                step = try childSave(&random)
+            } else if roll < 0.26 {
                 let some = Array(tasks.filter(\.isInserted).prefix(3))
                 try context.obtainPermanentIDs(for: some)
                 step = "obtainPermanentIDs(\(some.count))"
@@ -211,9 +212,52 @@ import OpenCoreDataTestSupport
                 return (updated + touched, deleted)
             }
             seed = random.next()
-            ManagedObjectContext.mergeChanges(fromRemoteContextSave: [UpdatedObjectsKey: updated, DeletedObjectsKey: deleted], into: [context])
+            // Inserts too: the merge registers them and lists them as inserted.
+            let insertedIDs = try other.performAndWait {
+                let new = (0 ..< Int(seed % 3)).map { index in
+                    let task = EntityDescription.insertNewObject(forEntityName: "Task", into: other)
+                    task.setValue("m\(seed % 1000)-\(index)", forKey: "title")
+                    task.setValue(["A", "B", "C", "D"][Int(seed / 7 % 4)], forKey: "group")
+                    task.setValue(Int64(seed / 11 % 12), forKey: "rank")
+                    return task
+                }
+                try other.save()
+                return new.map(\.objectID)
+            }
+            ManagedObjectContext.mergeChanges(fromRemoteContextSave: [InsertedObjectsKey: insertedIDs, UpdatedObjectsKey: updated, DeletedObjectsKey: deleted], into: [context])
             tasks.removeAll { deleted.contains($0.objectID) }
-            return "merge (\(updated.count) updated, \(deleted.count) deleted)"
+            tasks += insertedIDs.compactMap { context.registeredObject(for: $0) }
+            return "merge (\(insertedIDs.count) inserted, \(updated.count) updated, \(deleted.count) deleted)"
+        }
+
+        /// A child context of ours inserts a task, changes and deletes others (saved or
+        /// not), and saves: its changes arrive here as one event of this context.
+        mutating func childSave(_ random: inout SeededRandom) throws -> String {
+            let child = ManagedObjectContext(concurrencyType: .privateQueue)
+            child.parent = context
+            let ids = tasks.filter(isLive).map(\.objectID).shuffled(using: &random).prefix(3)
+            var seed = random.next()
+            let insertedID = try child.performAndWait {
+                var random = SeededRandom(seed: seed)
+                for id in ids {
+                    let task = try child.existingObject(with: id)
+                    switch Int.random(in: 0 ..< 4, using: &random) {
+                    case 0: child.delete(task)
+                    case 1: task.setValue(random.pick(["A", "B", "C", "D"]), forKey: "group")
+                    case 2: task.setValue(!(task.value(forKey: "done") as? Bool ?? false), forKey: "done")
+                    default: task.setValue(Int64.random(in: 0 ..< 12, using: &random), forKey: "rank")
+                    }
+                }
+                let task = EntityDescription.insertNewObject(forEntityName: "Task", into: child)
+                task.setValue("c\(seed % 1000)", forKey: "title")
+                task.setValue(random.pick(["A", "B", "C", "D"]), forKey: "group")
+                task.setValue(Int64.random(in: 0 ..< 12, using: &random), forKey: "rank")
+                try child.save()
+                return task.objectID
+            }
+            seed = random.next()
+            if let inserted = context.registeredObject(for: insertedID) { tasks.append(inserted) }
+            return "child save (\(ids.count) edited, 1 inserted)"
         }
 
         /// After a rollback or reset: the objects the context has now.
