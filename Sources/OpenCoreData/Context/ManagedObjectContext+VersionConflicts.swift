@@ -148,10 +148,32 @@ extension ManagedObjectContext {
     }
 
     /// The row is gone from the store: the object reads as deleted and leaves the
-    /// context, and loaded objects drop their references to it.
+    /// context, and loaded objects drop their references to it. Its delete stands, so
+    /// what this context added to its cascading relationships since (a child inserted
+    /// under it, unknown to the context that deleted it) is deleted with it, as the rule
+    /// would have done had the deleting context known it — not left behind with a
+    /// nullified relationship.
     private func rowIsGone(_ object: ManagedObject) {
         let id = object.objectID
+        let followers = cascadeFollowers(of: object)
         object.becomeDeletedElsewhere()
         for reference in Array(registry.values) { reference.takeUnretainedValue().dropReferences(to: [id]) }
+        guard !followers.isEmpty else { return }
+        for follower in followers where !follower.isPendingDelete { delete(follower) }
+        applyPendingDeleteRules()
+    }
+
+    /// The live objects of this context that `object`'s loaded cascading relationships hold.
+    private func cascadeFollowers(of object: ManagedObject) -> [ManagedObject] {
+        guard !object.faulted, object.lifecycle != .deleted else { return [] }
+        let slots = object.entity.slots
+        var ids: [ManagedObjectID] = []
+        for slot in slots.toManySlots where slots.relationships[slot]?.deleteRule == .cascade {
+            ids += object.toMany[slot]?.ordered ?? []
+        }
+        for slot in slots.toOneSlots where slots.relationships[slot]?.deleteRule == .cascade {
+            if let target = object.values[slot].objectID { ids.append(target) }
+        }
+        return ids.compactMap { registeredObject(for: $0) }.filter { $0.context === self && !$0.isInaccessible }
     }
 }

@@ -51,18 +51,18 @@ import OpenCoreDataTestSupport
                 }.start()
             }
             group.wait()
-            // Open bug found here too: under `.overwrite`, re-inserting a row deleted
-            // meanwhile can clash with its own primary key (`.constraintViolation`).
-            withKnownIssue("re-insert under .overwrite can fail with a constraint violation", isIntermittent: true) {
+            // Open bug found here too: under `.overwrite` a save can fail after resolving
+            // (re-inserting a row deleted meanwhile: `.constraintViolation`, or validation).
+            withKnownIssue("saves under .overwrite can fail after resolution", isIntermittent: true) {
                 #expect(failures.all.isEmpty, "round \(round) under \(policy): \(failures.all)")
             }
             let problems = try StressWorld.problems(in: stack, ledger: ledger)
             // Open bugs this test found (issue 10's note), reported on the runs that meet them:
             // two contexts renumbering one list can both save under `.error` (duplicate
-            // orders; cause not found yet); and under the trump policies a child added to an
-            // item deleted meanwhile is kept with no parent (a second root) instead of
-            // following the delete's cascade.
-            withKnownIssue("concurrent edits of one list: duplicate orders under .error; orphaned children under trump policies", isIntermittent: true) {
+            // orders or a gap; cause not found yet); under `.overwrite` an item can end with
+            // no parent (a second root). (A third, children of an item deleted meanwhile
+            // left as roots under the trump policies, is fixed: MergePolicyCascadeTests.)
+            withKnownIssue("concurrent edits of one list: orders under .error; a second root under .overwrite", isIntermittent: true) {
                 #expect(problems.isEmpty, "round \(round) under \(policy): \(problems.prefix(10))")
             }
             if !failures.all.isEmpty || !problems.isEmpty { return }
@@ -248,7 +248,8 @@ final class StressEditor: @unchecked Sendable {
         }
         let item = random.pick(world.items)
         item.setValue("\(StressWorld.identity(item))#\(counter)", forKey: "title")
-        return ([], [])
+        // Under `.overwrite` a rename writes the whole object, its order too: recheck its list.
+        return ([], world.parent(of: item).map { [$0.objectID] } ?? [])
     }
 
     /// Re-reads the lists `parents` and renumbers any a merge left with a gap or a clash,
