@@ -43,7 +43,7 @@ import Foundation
     /// The names of the changed properties of `updated[index]`.
     public func changedKeys(at index: Int) -> Set<String> {
         let object = updated[index]
-        return Set(changedSlots[index].map { object.slots.properties[$0].name })
+        return object.slots.propertyNames(in: changedSlots[index])
     }
 }
 

@@ -75,15 +75,9 @@ extension ManagedObjectContext {
         ledger.isMerge = true
         for id in saved.updated {
             guard let object = registeredObject(for: id), object.context === self, !object.isPendingInsert else { continue }
-            if object.faulted {
-                // Not loaded: it will read the new row when fired; listed as refreshed so
-                // that observers (a fetched results controller) look at it again.
-                object.willChange()
-                ledger.noteRefreshed(object)
-                object.forgetStoreSnapshot()
-            } else {
-                refresh(object, mergeChanges: true)
-            }
+            // A fault is listed as refreshed so that observers (a fetched results
+            // controller) look at it again.
+            refreshKeepingChanges(object, listingFault: true)
         }
         if !saved.deleted.isEmpty {
             for id in saved.deleted {
@@ -112,12 +106,24 @@ extension ManagedObjectContext {
     public func refreshAllObjects() {
         processPendingChanges()
         for object in registeredObjects where object.context === self && !object.isPendingInsert {
-            if object.faulted {
-                object.forgetStoreSnapshot()
-            } else {
-                refresh(object, mergeChanges: true)
-            }
+            refreshKeepingChanges(object, listingFault: false)
         }
+    }
+
+    /// Brings one registered object up to date, keeping its unsaved changes: a loaded one
+    /// is refreshed (`refresh(_:mergeChanges: true)`); a fault forgets the row it kept,
+    /// to read the new one when fired, and with `listingFault` is listed as refreshed in
+    /// the open event.
+    private func refreshKeepingChanges(_ object: ManagedObject, listingFault: Bool) {
+        guard object.faulted else {
+            refresh(object, mergeChanges: true)
+            return
+        }
+        if listingFault {
+            object.willChange()
+            ledger.noteRefreshed(object)
+        }
+        object.forgetStoreSnapshot()
     }
 }
 

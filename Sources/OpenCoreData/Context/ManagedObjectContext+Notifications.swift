@@ -78,7 +78,7 @@ extension ManagedObjectContext {
         guard streams.isObservingSaves else { return nil }
         var keys: [ObjectIdentifier: Set<String>] = [:]
         for object in changes.updated {
-            keys[ObjectIdentifier(object)] = Set(object.changedSlots.map { object.slots.properties[$0].name })
+            keys[ObjectIdentifier(object)] = object.slots.propertyNames(in: object.changedSlots)
         }
         return keys
     }

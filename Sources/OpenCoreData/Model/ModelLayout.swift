@@ -52,6 +52,11 @@ package final class EntitySlots: @unchecked Sendable {
     package unowned(unsafe) let layout: ModelLayout
     /// Every property, inherited first; the index is the property's slot.
     package let properties: [PropertyDescription]
+
+    /// The names of the properties in `slots` (an object's changed keys, say).
+    func propertyNames(in slots: SlotSet) -> Set<String> {
+        Set(slots.map { names[$0] })
+    }
     package let slotByName: [String: Int]
     /// Property names by slot, for the linear lookup below.
     private let names: [String]
