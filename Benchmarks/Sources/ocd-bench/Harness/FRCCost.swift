@@ -3,8 +3,9 @@ import OpenCoreData
 
 /// `--frc-cost` (W13): what keeping a `FetchedResultsController` live costs against
 /// fetching again. Builds W2's store (N `Flat` rows), fetches them all into a controller
-/// sorted by `a0` with a per-change delegate, then per pass times (a) one object's sort
-/// key changed so that it moves (`setValue` + `processPendingChanges()`, which delivers
+/// sorted by `a0` with a per-change delegate, through the typed `Flat` class the README
+/// teaches, then per pass times (a) one object's sort key changed so that it moves
+/// (`flat.a0 = …` + `processPendingChanges()`, which delivers
 /// the controller's batch) and (b) a fetch of the same request (`context.fetch`, every
 /// object already registered). Reports both medians and their ratio.
 ///
@@ -27,10 +28,11 @@ enum FRCCost {
         let url = folder.appendingPathComponent("w2.sqlite")
         try OCDEngine<OCDKVCFlat>().prepare(.w2, path: url.path, rows: rows)
         try StoreInspector.checkpoint(path: url.path)
+        OCDTypedFlat.setUp()
         let stack = try OCDStack(model: OCDModels.flat(), path: url.path)
         let context = stack.context
         return try context.performAndWait {
-            let request = FetchRequest<ManagedObject>(entityName: "Flat")
+            let request = FetchRequest<Flat>()
             request.sortDescriptors = [CDSortDescriptor(key: "a0")]
             let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
             let counter = Counter()
@@ -47,7 +49,7 @@ enum FRCCost {
                 refetched.append(try Stopwatch.time { try refetch(request, in: context) }.seconds)
                 ParentMain.log("frc pass \(pass)/\(passes): one change \(ResultsTable.format(change.last ?? 0)) s, refetch \(ResultsTable.format(refetched.last ?? 0)) s")
             }
-            guard counter.moves == passes, controller.fetchedObjects?.first?.value(forKey: "a0") as? Int64 == -Int64(passes) else {
+            guard counter.moves == passes, controller.fetchedObjects?.first?.a0 == -Int64(passes) else {
                 throw Options.Invalid(description: "frc cost: the controller reported \(counter.moves) moves for \(passes) changes")
             }
             let changeMedian = Results.median(change) ?? 0, refetchMedian = Results.median(refetched) ?? 0
@@ -56,7 +58,7 @@ enum FRCCost {
                 "",
                 "| | median s | min–max s |",
                 "|---|---|---|",
-                "| one change (setValue + processPendingChanges, batch delivered) | \(ResultsTable.format(changeMedian)) | \(ResultsTable.format(change.min() ?? 0))–\(ResultsTable.format(change.max() ?? 0)) |",
+                "| one change (typed setter + processPendingChanges, batch delivered) | \(ResultsTable.format(changeMedian)) | \(ResultsTable.format(change.min() ?? 0))–\(ResultsTable.format(change.max() ?? 0)) |",
                 "| refetch of the same request | \(ResultsTable.format(refetchMedian)) | \(ResultsTable.format(refetched.min() ?? 0))–\(ResultsTable.format(refetched.max() ?? 0)) |",
                 "",
                 "Refetch / change: \(changeMedian > 0 ? String(format: "%.0f×", refetchMedian / changeMedian) : "?") (aim ≥ 1000×).",
@@ -65,13 +67,13 @@ enum FRCCost {
     }
 
     @inline(never)
-    static func oneChange(_ object: ManagedObject, key: Int64, in context: ManagedObjectContext) {
-        object.setValue(key, forKey: "a0")
+    static func oneChange(_ object: Flat, key: Int64, in context: ManagedObjectContext) {
+        object.a0 = key
         context.processPendingChanges()
     }
 
     @inline(never)
-    static func refetch(_ request: FetchRequest<ManagedObject>, in context: ManagedObjectContext) throws {
+    static func refetch(_ request: FetchRequest<Flat>, in context: ManagedObjectContext) throws {
         _ = try context.fetch(request)
     }
 }
