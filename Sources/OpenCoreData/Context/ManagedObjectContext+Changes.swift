@@ -50,7 +50,22 @@ extension ManagedObjectContext {
         guard !object.isPendingDelete else { return }
         object.becomeDeleted()
         pendingDeletes.append(object)
+        pinRelated(of: object)
         eventDidBegin()
+    }
+
+    /// Holds the objects `object` points at through to-one relationships with an inverse,
+    /// as this context read them, until the delete rules update their inverse side.
+    /// Released meanwhile, they would be read again at `processPendingChanges()`, perhaps
+    /// newer than what the caller saw when it decided on the delete, and the save would
+    /// then check them against the newer version: a change made elsewhere (a sibling
+    /// added to the deleted object's list) would go unnoticed.
+    private func pinRelated(of object: ManagedObject) {
+        guard let values = object.faulted ? object.committed?.values : object.values else { return }
+        let relationships = object.slots.relationships
+        for slot in object.slots.toOneSlots where relationships[slot]?.inverseRelationship != nil {
+            if let id = values[slot].objectID, let related = registeredObject(for: id) { pinnedForDeleteRules.append(related) }
+        }
     }
 
     /// Applies delete rules to objects deleted since the last call: `prepareForDeletion`,
@@ -63,6 +78,7 @@ extension ManagedObjectContext {
             applyDeleteRules(to: object)
         }
         pendingDeletes.removeAll()
+        pinnedForDeleteRules.removeAll()
     }
 
     private func applyDeleteRules(to deletedObject: ManagedObject) {
@@ -105,6 +121,7 @@ extension ManagedObjectContext {
         checkQueue()
         undoManager?.removeAllActions()
         pendingDeletes.removeAll()
+        pinnedForDeleteRules.removeAll()
         for object in pendingObjects where object.context === self && object.hasPendingChange {
             object.rollBack()
         }
@@ -117,6 +134,7 @@ extension ManagedObjectContext {
         checkQueue()
         undoManager?.removeAllActions()
         pendingDeletes.removeAll()
+        pinnedForDeleteRules.removeAll()
         unreadRelationships.removeAll()
         _ = ledger.close()
         for reference in Array(registry.values) { reference.takeUnretainedValue().detach() }

@@ -60,7 +60,8 @@ extension ManagedObjectContext {
         func checked(_ id: ManagedObjectID, version: Int64) -> ManagedObject {
             let object = self.object(with: nested.resolve(id))
             object.willAccessValues()
-            let current = nested.version(of: object.objectID)
+            // The row this context holds now may be newer than the one the child read.
+            let current = nested.version(of: object.objectID, base: object.committed?.version)
             if object.isPendingDelete || object.isInaccessible {
                 conflicts.append(StoreVersionConflict(id: id, expectedVersion: version, current: nil))
             } else if current != version {

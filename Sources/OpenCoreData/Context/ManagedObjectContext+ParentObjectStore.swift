@@ -53,12 +53,10 @@ extension ManagedObjectContext: ParentObjectStore {
             let id = nested.resolve(id)
             if let object = registeredObject(for: id) {
                 if object.isPendingDelete || object.isInaccessible { return nil }
-                if let values = object.faulted ? object.committed?.values : object.values {
-                    return RowSnapshot(values: values, version: nested.version(of: id))
-                }
+                if let row = childRow(object).snapshot { return row }
             }
             guard !id.isTemporaryID || parentStore is ManagedObjectContext else { return nil }
-            return try parentStore.snapshot(for: id).map { RowSnapshot(values: $0.values, version: nested.version(of: id)) }
+            return try parentStore.snapshot(for: id).map { childSnapshot($0, of: id) }
         }
     }
 
@@ -101,7 +99,7 @@ extension ManagedObjectContext: ParentObjectStore {
                     continue
                 }
                 guard !object.isPendingDelete, !object.isInaccessible else { continue }
-                rows.append(FetchedRow(id: id, snapshot: RowSnapshot(values: object.values, version: nested.version(of: resolved))))
+                rows.append(FetchedRow(id: id, snapshot: RowSnapshot(values: object.values, version: nested.version(of: resolved, base: object.committed?.version))))
             }
             return try rows + parentStore.rows(for: missing).map(childRow)
         }
@@ -176,12 +174,19 @@ extension ManagedObjectContext: ParentObjectStore {
 
     /// A row from below, with this context's version of the object.
     private func childRow(_ row: FetchedRow) -> FetchedRow {
-        FetchedRow(id: row.id, snapshot: row.snapshot.map { RowSnapshot(values: $0.values, version: nested.version(of: row.id)) })
+        FetchedRow(id: row.id, snapshot: row.snapshot.map { childSnapshot($0, of: row.id) })
+    }
+
+    /// A snapshot from below of the object `id`, with this context's version of it.
+    private func childSnapshot(_ snapshot: RowSnapshot, of id: ManagedObjectID) -> RowSnapshot {
+        RowSnapshot(values: snapshot.values, version: nested.version(of: id, base: snapshot.version))
     }
 
     /// The row of one of this context's objects: its values here (a fault's stored ones).
     private func childRow(_ object: ManagedObject) -> FetchedRow {
         let values = object.faulted ? object.committed?.values : object.values
-        return FetchedRow(id: object.objectID, snapshot: values.map { RowSnapshot(values: $0, version: nested.version(of: object.objectID)) })
+        let id = object.objectID
+        let version = nested.version(of: id, base: object.committed?.version)
+        return FetchedRow(id: id, snapshot: values.map { RowSnapshot(values: $0, version: version) })
     }
 }

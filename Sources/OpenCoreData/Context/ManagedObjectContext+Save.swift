@@ -118,7 +118,11 @@ extension ManagedObjectContext {
             for object in changes.updated { object.remapRelationships(permanentIDs) }
         }
         for object in changes.inserted { object.didCommit(version: 1) }
-        for object in changes.updated { object.didCommit(version: (object.committed?.version ?? 0) + 1) }
+        for object in changes.updated {
+            let version = (object.committed?.version ?? 0) + 1
+            object.didCommit(version: version)
+            if nested.hasChildren { nested.didSave(object.objectID, base: version) }
+        }
         for object in changes.deleted + changes.discarded { object.didCommitDeletion() }
         compactPendingObjects()
         for object in changes.inserted { object.didSave() }

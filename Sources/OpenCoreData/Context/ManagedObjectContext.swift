@@ -93,6 +93,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var permanentIDConsumers: [(id: Int, receive: ([ManagedObject]) -> Void)] = []
     /// Deleted objects whose delete rules have not run yet.
     @exclusivity(unchecked) var pendingDeletes: [ManagedObject] = []
+    /// The objects pending deletes point at through to-one relationships, held until the
+    /// delete rules change them (see `pinRelated(of:)`).
+    @exclusivity(unchecked) var pinnedForDeleteRules: [ManagedObject] = []
     /// To-many relationships whose members could not be read from the store (an I/O
     /// error), with the error: they read as empty, so saving them would replace their
     /// stored members. `save()` refuses until they are read again.

@@ -51,20 +51,19 @@ import OpenCoreDataTestSupport
                 }.start()
             }
             group.wait()
-            // Open bug found here too: under `.overwrite` a save can fail after resolving
-            // (re-inserting a row deleted meanwhile: `.constraintViolation`, or validation).
+            // Open bugs this test found (issue 10's note), reported on the runs that meet
+            // them: under `.overwrite` a save can fail after resolving (re-inserting a row
+            // deleted meanwhile: `.constraintViolation`, or validation), and an item can end
+            // with no parent (a second root) or its list with a gap. Under `.error` every
+            // run must be sound (the lost updates it found are fixed: ReadBasisConflictTests).
+            let known = policy != .error
             withKnownIssue("saves under .overwrite can fail after resolution", isIntermittent: true) {
                 #expect(failures.all.isEmpty, "round \(round) under \(policy): \(failures.all)")
-            }
+            } when: { known }
             let problems = try StressWorld.problems(in: stack, ledger: ledger)
-            // Open bugs this test found (issue 10's note), reported on the runs that meet them:
-            // two contexts renumbering one list can both save under `.error` (duplicate
-            // orders or a gap; cause not found yet); under `.overwrite` an item can end with
-            // no parent (a second root). (A third, children of an item deleted meanwhile
-            // left as roots under the trump policies, is fixed: MergePolicyCascadeTests.)
-            withKnownIssue("concurrent edits of one list: orders under .error; a second root under .overwrite", isIntermittent: true) {
+            withKnownIssue("concurrent edits of one list under a merging policy", isIntermittent: true) {
                 #expect(problems.isEmpty, "round \(round) under \(policy): \(problems.prefix(10))")
-            }
+            } when: { known }
             if !failures.all.isEmpty || !problems.isEmpty { return }
         }
     }

@@ -135,7 +135,8 @@ import OpenCoreDataTestSupport
         return (stack, reader, objects)
     }
 
-    static let predicateCount = 600
+    /// 600, or `OCD_DIFF_PREDICATES` (to search further for a disagreement).
+    static let predicateCount = ProcessInfo.processInfo.environment["OCD_DIFF_PREDICATES"].flatMap { Int($0) } ?? 600
 
     @Test func sqliteStoreEvaluatorAndInMemoryStoreAgree() throws {
         var random = SeededRandom.fromEnvironment(for: "DifferentialFetchTests")
