@@ -68,7 +68,9 @@ extension ManagedObjectContext {
             }
         }
         for object in changes.inserted { collect(object.validateForInsert) }
-        for object in changes.updated { collect(object.validateForUpdate) }
+        // An object whose row was gone when it was read has no values to check: its
+        // save meets the missing row as a conflict, for the merge policy to settle.
+        for object in changes.updated where !object.isInaccessible { collect(object.validateForUpdate) }
         for object in changes.deleted { collect(object.validateForDelete) }
         errors += unreadRelationshipErrors()
         errors += externalRelationshipErrors(changes)

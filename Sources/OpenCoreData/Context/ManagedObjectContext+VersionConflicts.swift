@@ -20,12 +20,50 @@ extension ManagedObjectContext {
         case (.deleted, let row?):
             if keepsStore { undoDelete(object, storedAs: row) } else { try rebaseDeletion(object, on: row) }
         case (.saved, nil):
-            if type == .overwriteMergePolicyType { object.becomeReinserted() } else { rowIsGone(object) }
+            if type == .overwriteMergePolicyType, let objects = try reinsertion(of: object) {
+                for object in objects { object.becomeReinserted() }
+            } else {
+                rowIsGone(object)
+            }
         case (.saved, let row?):
+            try rebase(object, on: row, by: type)
+        case (.inserted, let row?) where !object.objectID.isTemporaryID:
+            // Re-inserted here while another context wrote the row again: written over it.
+            object.becomeSaved(basedOn: row)
             try rebase(object, on: row, by: type)
         case (.inserted, _), (.discarded, _):
             return
         }
+    }
+
+    /// What `.overwrite` writes again for `object`, whose row was deleted elsewhere: the
+    /// object as this context holds it, and, in turn, each object it points at (to-one)
+    /// whose row is gone too, so that nothing written points at a missing row. Nil when
+    /// one of them was never read here (its values are unknown): the delete then stands.
+    private func reinsertion(of object: ManagedObject) throws -> [ManagedObject]? {
+        var objects: [ManagedObject] = []
+        var seen: Set<ManagedObjectID> = []
+        var pending = [object]
+        while let next = pending.popLast() {
+            guard seen.insert(next.objectID).inserted else { continue }
+            if next.faulted {
+                guard next.committed != nil else { return nil }
+                next.willAccessValues()
+            }
+            guard !next.isInaccessible else { return nil }
+            objects.append(next)
+            for slot in next.slots.toOneSlots {
+                guard let id = next.values[slot].objectID, !seen.contains(id),
+                      try parentStore.snapshot(for: id) == nil else { continue }
+                guard let target = registeredObject(for: id), target.context === self else { return nil }
+                switch target.lifecycle {
+                case .saved: pending.append(target)
+                case .inserted: continue
+                case .deleted, .discarded: return nil
+                }
+            }
+        }
+        return objects
     }
 
     // MARK: - A changed object
@@ -66,7 +104,8 @@ extension ManagedObjectContext {
             } else {
                 // One-to-many members are decided by the members' own rows (their
                 // to-one), so the edits made here stand under every policy.
-                members = current.replaying(since: object.toManyBase[slot] ?? RelatedObjects(), on: stored)
+                members = membersAsWritten(current.replaying(since: object.toManyBase[slot] ?? RelatedObjects(), on: stored),
+                                           of: object, relationship, candidates: current.ordered + stored.ordered, by: type)
             }
             relations[slot] = (members, stored)
             let differs = relationship.isOrdered ? members.ordered != stored.ordered : members.members != stored.members
@@ -85,14 +124,41 @@ extension ManagedObjectContext {
         for (slot, relation) in relations {
             guard let current = object.toMany[slot], let relationship = slots.relationships[slot],
                   let inverse = relationship.inverseRelationship else { continue }
-            for id in current.ordered where !relation.members.contains(id) {
+            // A member whose own row is in conflict decides its to-one side when it is
+            // rebased itself (before or after this object): left alone here.
+            let decidesItself = { (id: ManagedObjectID) in !inverse.isToMany && self.conflictingRows.keys.contains(id) }
+            for id in current.ordered where !relation.members.contains(id) && !decidesItself(id) {
                 loadedObject(id, besides: object)?.primitiveUnlink(object, via: inverse)
             }
-            for id in relation.members.ordered where !current.contains(id) {
+            for id in relation.members.ordered where !current.contains(id) && !decidesItself(id) {
                 loadedObject(id, besides: object)?.link(object, via: inverse, inverseOf: relationship)
             }
         }
         object.rebase(on: row, values: target, changed: changed, relations: relations)
+    }
+
+    /// `members` of `owner`'s one-to-many `relationship`, corrected by the members this
+    /// save writes: an object whose to-one side this save writes (changed here, or, under
+    /// `.overwrite`, any object it writes whole) is a member exactly when that to-one
+    /// points at `owner` — the row decides, so both sides agree once written.
+    private func membersAsWritten(_ members: RelatedObjects, of owner: ManagedObject, _ relationship: RelationshipDescription,
+                                  candidates: [ManagedObjectID], by type: PolicyType) -> RelatedObjects {
+        guard let inverse = relationship.inverseRelationship, !inverse.isToMany else { return members }
+        var result = members
+        var seen: Set<ManagedObjectID> = []
+        for id in candidates where seen.insert(id).inserted {
+            guard let member = registeredObject(for: id), member.context === self, !member.faulted, !member.isInaccessible,
+                  let slot = member.slots.slotByName[inverse.name] else { continue }
+            let writesToOne = switch member.lifecycle {
+            case .inserted: true
+            case .saved: member.changedSlots.contains(slot) || (type == .overwriteMergePolicyType && !member.changedSlots.isEmpty)
+            case .deleted, .discarded: false
+            }
+            guard writesToOne else { continue }
+            let pointsHere = member.values[slot].objectID == owner.objectID
+            if pointsHere && !result.contains(id) { result.insert(id) } else if !pointsHere && result.contains(id) { result.remove(id) }
+        }
+        return result
     }
 
     // MARK: - A deleted object

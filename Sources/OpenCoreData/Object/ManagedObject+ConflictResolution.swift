@@ -49,4 +49,14 @@ extension ManagedObject {
         changedSlots.removeAll()
         extras?.toManyBase.removeAll()
     }
+
+    /// The object, re-inserted here (the overwrite policy), finds its row written again
+    /// elsewhere meanwhile: it is based on that `row` as a saved object once more, every
+    /// stored slot to be written over it.
+    func becomeSaved(basedOn row: RowSnapshot) {
+        willChange()
+        lifecycle = .saved
+        committed = row
+        changedSlots = slots.storedSlotSet
+    }
 }

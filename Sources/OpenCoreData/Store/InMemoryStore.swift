@@ -146,8 +146,16 @@ final class InMemoryStore: StoreBackend {
             let assigned = try obtainPermanentIDs(for: temporary)
             let map = PermanentIDs(temporary: temporary, permanent: temporary.map { assigned[$0] ?? $0 }, needsLookup: true)
             func permanent(_ id: ManagedObjectID) -> ManagedObjectID { map[id] ?? id }
-            for row in request.inserts { newRows[permanent(row.id)] = try stored(row, version: 1, map: map) }
             var conflicts: [StoreVersionConflict] = []
+            for row in request.inserts {
+                // A row written again (the overwrite policy) that another writer wrote
+                // again first: a conflict with that row, as in the SQLite store.
+                if !row.id.isTemporaryID, let current = newRows[row.id] {
+                    conflicts.append(StoreVersionConflict(id: row.id, expectedVersion: 0, current: current))
+                    continue
+                }
+                newRows[permanent(row.id)] = try stored(row, version: 1, map: map)
+            }
             for row in request.updates {
                 // Only a row still at the version the context read is written (as the
                 // SQLite store's `WHERE Z_OPT = ?`); others are conflicts.

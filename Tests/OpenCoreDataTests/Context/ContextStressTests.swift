@@ -11,9 +11,9 @@ import OpenCoreDataTestSupport
 ///
 /// The workers act as an app would: under `.error` a conflicting save is rolled back and
 /// the action redone on fresh data; under the other policies the save goes through, and
-/// the worker then re-reads the lists it touched and renumbers them if a merge left a gap
+/// the worker then re-reads every list and renumbers any a merge left with a gap
 /// or a clash. `OCD_SEED` replays each worker's choices; thread interleavings differ from
-/// run to run. Under the thread sanitizer (docs/contexts.md):
+/// run to run. Under the thread sanitizer (docs/concurrency.md):
 /// `swift test --sanitize=thread --filter ContextStressTests`.
 @Suite struct ContextStressTests {
     static let rounds = 4
@@ -51,19 +51,16 @@ import OpenCoreDataTestSupport
                 }.start()
             }
             group.wait()
-            // Open bugs this test found (issue 10's note), reported on the runs that meet
-            // them: under `.overwrite` a save can fail after resolving (re-inserting a row
-            // deleted meanwhile: `.constraintViolation`, or validation), and an item can end
-            // with no parent (a second root) or its list with a gap. Under `.error` every
-            // run must be sound (the lost updates it found are fixed: ReadBasisConflictTests).
-            let known = policy != .error
-            withKnownIssue("saves under .overwrite can fail after resolution", isIntermittent: true) {
-                #expect(failures.all.isEmpty, "round \(round) under \(policy): \(failures.all)")
-            } when: { known }
+            #expect(failures.all.isEmpty, "round \(round) under \(policy): \(failures.all)")
             let problems = try StressWorld.problems(in: stack, ledger: ledger)
-            withKnownIssue("concurrent edits of one list under a merging policy", isIntermittent: true) {
-                #expect(problems.isEmpty, "round \(round) under \(policy): \(problems.prefix(10))")
-            } when: { known }
+            // Open bug (issue 10's note), reported on the runs that meet it: under a merging
+            // policy an item can rarely end with no parent (a second root); cause not found
+            // yet. Everything else must hold under every policy.
+            let (roots, others) = (problems.filter { $0.hasSuffix(StressWorld.rootsMarker) }, problems.filter { !$0.hasSuffix(StressWorld.rootsMarker) })
+            #expect(others.isEmpty, "round \(round) under \(policy): \(others.prefix(10))")
+            withKnownIssue("a second root under a merging policy", isIntermittent: true) {
+                #expect(roots.isEmpty, "round \(round) under \(policy): \(roots)")
+            } when: { policy != .error }
             if !failures.all.isEmpty || !problems.isEmpty { return }
         }
     }
@@ -171,15 +168,15 @@ final class StressEditor: @unchecked Sendable {
     /// One action, redone on fresh data while its save meets a conflict.
     private func step() throws {
         for _ in 0..<20 {
-            let (actions, touched) = try locked {
-                try context.performAndWait { () -> ([StressAction], [ManagedObjectID]) in
+            let actions = try locked {
+                try context.performAndWait { () -> [StressAction] in
                     refresh()
                     return try act(on: StressWorld.items(in: context))
                 }
             }
             if try saveOrRollBack() {
                 ledger.acknowledge(actions)
-                if repairs { try repair(touched) }
+                if repairs { try repair() }
                 return
             }
         }
@@ -215,9 +212,8 @@ final class StressEditor: @unchecked Sendable {
         return try body()
     }
 
-    /// Makes one random change to the list; returns what a successful save acknowledges
-    /// and the lists whose orders it changed.
-    private func act(on items: [ManagedObject]) throws -> ([StressAction], [ManagedObjectID]) {
+    /// Makes one random change to the list; returns what a successful save acknowledges.
+    private func act(on items: [ManagedObject]) throws -> [StressAction] {
         let world = StressWorld(items)
         counter += 1
         let choice = Int.random(in: 0..<10, using: &random)
@@ -228,13 +224,13 @@ final class StressEditor: @unchecked Sendable {
             item.setValue("\(identity)#0", forKey: "title")
             item.setValue(Int64(world.children(of: parent).count), forKey: "order")
             item.setValue(parent, forKey: "parent")
-            return ([.added(item: identity, parent: StressWorld.identity(parent))], [parent.objectID])
+            return [.added(item: identity, parent: StressWorld.identity(parent))]
         }
         let leaves = world.items.filter { world.depth($0) >= 1 && world.children(of: $0).isEmpty }
         if choice < 6, let leaf = leaves.isEmpty ? nil : random.pick(leaves), let parent = world.parent(of: leaf) {
             world.close(gapOf: leaf, in: parent)
             context.delete(leaf)
-            return ([.deleted(item: StressWorld.identity(leaf))], [parent.objectID])
+            return [.deleted(item: StressWorld.identity(leaf))]
         }
         let deepLeaves = leaves.filter { world.depth($0) >= 2 }
         let targets = world.items.filter { world.depth($0) == 1 }
@@ -243,28 +239,29 @@ final class StressEditor: @unchecked Sendable {
             world.close(gapOf: leaf, in: old)
             leaf.setValue(Int64(world.children(of: target).count), forKey: "order")
             leaf.setValue(target, forKey: "parent")
-            return ([.moved(item: StressWorld.identity(leaf), parent: StressWorld.identity(target))], [old.objectID, target.objectID])
+            return [.moved(item: StressWorld.identity(leaf), parent: StressWorld.identity(target))]
         }
         let item = random.pick(world.items)
         item.setValue("\(StressWorld.identity(item))#\(counter)", forKey: "title")
-        // Under `.overwrite` a rename writes the whole object, its order too: recheck its list.
-        return ([], world.parent(of: item).map { [$0.objectID] } ?? [])
+        return []
     }
 
-    /// Re-reads the lists `parents` and renumbers any a merge left with a gap or a clash,
-    /// saving until they are contiguous.
-    private func repair(_ parents: [ManagedObjectID]) throws {
-        guard !parents.isEmpty else { return }
+    /// Re-reads every list and renumbers any a merge left with a gap or a clash, saving
+    /// until all are contiguous. Every list, not only those this editor touched: a merge
+    /// of another editor's save can break a list this one never edited, and the last
+    /// editor to save must leave every list sound.
+    private func repair() throws {
         for _ in 0..<20 {
             let changed = try locked {
                 try context.performAndWait { () -> Bool in
                     refresh()
+                    let world = StressWorld(try StressWorld.items(in: context))
                     var changed = false
-                    for id in parents {
-                        let request = FetchRequest<ManagedObject>(entityName: "Item")
-                        request.predicate = try CDPredicate(format: "parent == %@", argumentArray: [id])
-                        request.sortDescriptors = [CDSortDescriptor(key: "order", ascending: true), CDSortDescriptor(key: "title", ascending: true)]
-                        for (index, child) in try context.fetch(request).enumerated() where (child.value(forKey: "order") as? Int64) != Int64(index) {
+                    for parent in world.items {
+                        let children = world.children(of: parent).sorted {
+                            (StressWorld.order($0), $0.value(forKey: "title") as? String ?? "") < (StressWorld.order($1), $1.value(forKey: "title") as? String ?? "")
+                        }
+                        for (index, child) in children.enumerated() where StressWorld.order(child) != Int64(index) {
                             child.setValue(Int64(index), forKey: "order")
                             changed = true
                         }
@@ -275,7 +272,7 @@ final class StressEditor: @unchecked Sendable {
             guard changed else { return }
             if try saveOrRollBack() { continue }
         }
-        throw StressError("\(name): lists \(parents) still not contiguous after 20 repairs")
+        throw StressError("\(name): lists still not contiguous after 20 repairs")
     }
 }
 
@@ -348,6 +345,9 @@ struct StressWorld {
         }
     }
 
+    /// Ends the problem that the tree has other than one root.
+    static let rootsMarker = "are the roots, not one"
+
     /// Everything wrong with the store after a round, read afresh.
     static func problems(in stack: TestStack, ledger: StressLedger) throws -> [String] {
         var problems: [String] = []
@@ -362,7 +362,7 @@ struct StressWorld {
         try fresh.performAndWait {
             let world = StressWorld(try items(in: fresh))
             let roots = world.items.filter { world.parent(of: $0) == nil }
-            if roots.count != 1 { problems.append("\(roots.count) roots: \(roots.map(identity))") }
+            if roots.count != 1 { problems.append("\(roots.map(identity)) \(rootsMarker)") }
             for item in world.items {
                 let orders = world.children(of: item).map(order)
                 if orders != (0..<Int64(orders.count)).map({ $0 }) { problems.append("\(identity(item))'s children have orders \(orders)") }

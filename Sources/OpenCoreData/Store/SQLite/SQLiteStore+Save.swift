@@ -22,7 +22,15 @@ extension SQLiteStore {
                 var plan: InsertPlan?
                 for (row, id) in zip(request.inserts, map.permanent) {
                     if plan?.entity !== id.entity { plan = try insertPlan(for: id.entity) }
-                    try insert(row, as: id, plan!, map: map)
+                    do {
+                        try insert(row, as: id, plan!, map: map)
+                    } catch let error as CoreDataError where error.code == .constraintViolation && !row.id.isTemporaryID {
+                        // A row written again (the overwrite policy) that another writer
+                        // wrote again first: a conflict with that row, not a clash.
+                        plan!.statement.reset()
+                        guard let current = try snapshot(for: id) else { throw error }
+                        conflicts.append(StoreVersionConflict(id: id, expectedVersion: 0, current: current))
+                    }
                 }
                 for row in request.updates { try update(row, map: map, conflicts: &conflicts) }
             } catch let error as CoreDataError {
