@@ -13,7 +13,7 @@ import OpenCoreDataTestSupport
 /// the action redone on fresh data; under the other policies the save goes through, and
 /// the worker then re-reads the lists it touched and renumbers them if a merge left a gap
 /// or a clash. `OCD_SEED` replays each worker's choices; thread interleavings differ from
-/// run to run. Under the thread sanitizer (docs/contexts.md):
+/// run to run. Under the thread sanitizer (docs/concurrency.md):
 /// `swift test --sanitize=thread --filter ContextStressTests`.
 @Suite struct ContextStressTests {
     static let rounds = 4
