@@ -12,7 +12,7 @@ final class ChangeStreams: Sendable {
         var isFinished = false
     }
 
-    private let state = Mutex(State())
+    private let state = SanitizedMutex(State())
     /// Mirrors whether `changes` / `saves` have iterators, read without the lock on every
     /// event and save.
     private let changeIterators = Atomic<Int>(0)

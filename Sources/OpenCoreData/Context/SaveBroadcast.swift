@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A source of saves: the contexts that merge them automatically
 /// (`automaticallyMergesChangesFromParent`), told of each save asynchronously on their
 /// own queues.
@@ -14,7 +12,7 @@ final class SaveBroadcast: Sendable {
         weak var context: ManagedObjectContext?
     }
 
-    private let subscribers = Mutex<[Subscriber]>([])
+    private let subscribers = SanitizedMutex<[Subscriber]>([])
 
     func subscribe(_ context: ManagedObjectContext) {
         subscribers.withLock { list in

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 // MARK: - Validation
 
@@ -163,7 +162,7 @@ enum RegularExpressionCache {
         var description: String
     }
 
-    private static let compiled = Mutex<[String: Result<NSRegularExpression, InvalidPattern>]>([:])
+    private static let compiled = SanitizedMutex<[String: Result<NSRegularExpression, InvalidPattern>]>([:])
 
     /// The pattern compiled to match a whole string (`\A(?:pattern)\z`), or why it is invalid.
     static func wholeMatch(_ pattern: String) -> Result<NSRegularExpression, InvalidPattern> {

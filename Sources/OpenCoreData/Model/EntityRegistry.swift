@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The process-wide table behind the entity serial every `ManagedObjectID` carries:
 /// serial → entity, so that an ID is a plain value with no class reference.
 ///
@@ -39,7 +37,7 @@ enum EntityRegistry {
         var unfrozen: [ObjectIdentifier: UInt32] = [:]
     }
 
-    private static let state = Mutex(State())
+    private static let state = SanitizedMutex(State())
 
     /// Registers `entities` (one layout's) under consecutive new serials, in order, and
     /// returns them.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Which `ManagedObject` class each entity of one model layout is bound to, and which
 /// entity each class is bound to, resolved once per (class, layout) instead of once per
@@ -22,7 +21,7 @@ final class ClassBindings: Sendable {
         }
     }
 
-    private let table = Mutex(Table())
+    private let table = SanitizedMutex(Table())
 
     /// The class of `entity`'s objects.
     func objectClass(for entity: EntityDescription) -> ManagedObject.Type {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 // MARK: - Transformer protocol
 
@@ -59,8 +58,8 @@ public struct CodableValueTransformer<Value: Codable & Sendable>: AttributeValue
 ///
 /// Thread-safe; register before loading stores that use them.
 public enum ValueTransformerRegistry {
-    private static let transformers = Mutex<[String: any AttributeValueTransformer]>([:])
-    private static let codableTypes = Mutex<[String: any (Codable & Sendable).Type]>(builtInCodableTypes())
+    private static let transformers = SanitizedMutex<[String: any AttributeValueTransformer]>([:])
+    private static let codableTypes = SanitizedMutex<[String: any (Codable & Sendable).Type]>(builtInCodableTypes())
 
     /// Registers `transformer` under `name` (replacing any other); `nil` removes it.
     public static func setValueTransformer(_ transformer: (any AttributeValueTransformer)?, forName name: String) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A `@Managed` property as a key-path probe saw it: the model key and the declared type.
 struct ProbedProperty: @unchecked Sendable {
     // @unchecked Sendable: a metatype and a string, both immutable.
@@ -16,7 +14,7 @@ enum KeyPathProbe {
     /// (`EntityRegistry`).
     static let entity = EntityDescription(name: "KeyPathProbe")
     /// Per live probe: the first property read (nil while none has been).
-    private static let reads = Mutex<[ObjectIdentifier: ProbedProperty?]>([:])
+    private static let reads = SanitizedMutex<[ObjectIdentifier: ProbedProperty?]>([:])
 
     /// The first `@Managed` property `keyPath` reads, or nil when it reads none.
     static func firstProperty<Root: ManagedObject, Value>(readBy keyPath: KeyPath<Root, Value>) -> ProbedProperty? {

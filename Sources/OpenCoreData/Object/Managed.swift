@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Declares a typed property of a `ManagedObject` subclass, backed by the model property
 /// of the same name or by `key` — OpenCoreData's `@NSManaged`.
@@ -33,7 +32,7 @@ public macro Managed(_ key: String) = #externalMacro(module: "OpenCoreDataMacros
 // MARK: - Key paths to property names
 
 extension ManagedObject {
-    private static let keyPathNames = Mutex<[KeyPathKey: ProbedProperty]>([:])
+    private static let keyPathNames = SanitizedMutex<[KeyPathKey: ProbedProperty]>([:])
 
     /// The model property name behind a `@Managed` property's key path, or nil for a key
     /// path that is not a `@Managed` property. On Linux a key path does not know its own

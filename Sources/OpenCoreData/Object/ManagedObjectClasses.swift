@@ -13,7 +13,7 @@ import Synchronization
 /// ManagedObjectClasses.register(Task.self, forEntityName: "TodoItem")
 /// ```
 public enum ManagedObjectClasses {
-    private static let classes = Mutex<[String: ManagedObject.Type]>([:])
+    private static let classes = SanitizedMutex<[String: ManagedObject.Type]>([:])
     private static let registrations = Atomic<UInt64>(0)
 
     /// Advances with every registration, so that caches of resolved classes

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension CDExpression {
     /// A function `FUNCTION(target, 'selector', arguments…)` calls: it receives the target's
@@ -32,7 +31,7 @@ extension CDExpression {
 
 /// The functions registered with `CDExpression.registerFunction(_:_:)`, by selector.
 enum CustomFunctionRegistry {
-    static let functions = Mutex<[String: CDExpression.CustomFunction]>([:])
+    static let functions = SanitizedMutex<[String: CDExpression.CustomFunction]>([:])
 
     /// Calls the function registered under `selector`.
     ///

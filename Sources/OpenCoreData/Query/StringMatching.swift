@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The string operators of the predicate language — `BEGINSWITH`, `ENDSWITH`, `CONTAINS`,
 /// `LIKE`, `MATCHES` and `==` with `[c]` / `[d]` — as one piece of Swift code that both the
@@ -192,7 +191,7 @@ package enum StringMatching {
     }
 
     /// Compiled expressions, shared by every thread; bounded so hostile input cannot grow it.
-    private static let regexCache = Mutex<[RegexKey: NSRegularExpression]>([:])
+    private static let regexCache = SanitizedMutex<[RegexKey: NSRegularExpression]>([:])
     private static let regexCacheLimit = 256
 
     private static func regularExpression(_ pattern: String, caseInsensitive: Bool) throws -> NSRegularExpression {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Process-wide small numbers for store identifiers, the store part of every
 /// `ManagedObjectID`: one number per identifier (never 0, which marks a temporary ID),
 /// the same for every store opened on one file, so that IDs of its rows compare equal
@@ -11,7 +9,7 @@ enum StoreNumbers {
         var identifiers: [String] = [""]
     }
 
-    private static let table = Mutex(Table())
+    private static let table = SanitizedMutex(Table())
 
     /// The number standing for `identifier`, assigned on first use.
     static func number(for identifier: String) -> UInt32 {

@@ -1,11 +1,10 @@
 import Foundation
-import Synchronization
 
 /// The `@Managed` property behind a key path whose root type is only known at run time
 /// (a `#Predicate` key path, a `SortDescriptor`'s `PartialKeyPath`).
 enum ManagedPropertyNames {
     /// Answers already found, by key path (nil for key paths that are not properties).
-    private static let known = Mutex<[KnownKeyPath: String?]>([:])
+    private static let known = SanitizedMutex<[KnownKeyPath: String?]>([:])
 
     /// The model property name of a one-component key path on a `ManagedObject` subclass,
     /// or nil when it is not a `@Managed` property.

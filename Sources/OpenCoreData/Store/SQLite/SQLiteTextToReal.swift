@@ -1,6 +1,5 @@
 import CSQLite
 import Foundation
-import Synchronization
 
 /// SQLite's own conversion of number text to a REAL — the one NUMERIC affinity applies when
 /// the SQLite store saves a decimal — for the in-memory store to keep decimals exactly as
@@ -13,7 +12,7 @@ enum SQLiteTextToReal {
         let statement: OpaquePointer
     }
 
-    private static let converter = Mutex<Converter?>(makeConverter())
+    private static let converter = SanitizedMutex<Converter?>(makeConverter())
 
     /// `text` converted by SQLite; `nil` when SQLite could not be opened.
     static func real(_ text: String) -> Double? {
