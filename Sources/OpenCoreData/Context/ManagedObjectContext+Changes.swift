@@ -4,13 +4,25 @@ extension ManagedObjectContext {
     // MARK: - Pending changes
 
     /// Objects inserted since the last save.
-    public var insertedObjects: Set<ManagedObject> { Set(PendingChanges(self).inserted) }
+    public var insertedObjects: Set<ManagedObject> {
+        checkQueue()
+        return Set(PendingChanges(self).inserted)
+    }
     /// Objects changed since the last save (not inserted or deleted ones).
-    public var updatedObjects: Set<ManagedObject> { Set(PendingChanges(self).updated) }
+    public var updatedObjects: Set<ManagedObject> {
+        checkQueue()
+        return Set(PendingChanges(self).updated)
+    }
     /// Objects deleted since the last save.
-    public var deletedObjects: Set<ManagedObject> { Set(PendingChanges(self).deleted) }
+    public var deletedObjects: Set<ManagedObject> {
+        checkQueue()
+        return Set(PendingChanges(self).deleted)
+    }
     /// Whether there is anything to save.
-    public var hasChanges: Bool { pendingObjects.contains(where: willBeSaved) }
+    public var hasChanges: Bool {
+        checkQueue()
+        return pendingObjects.contains(where: willBeSaved)
+    }
 
     /// Whether the next save writes `object`: it is this context's, and inserted, updated
     /// or deleted (not a new object deleted again).

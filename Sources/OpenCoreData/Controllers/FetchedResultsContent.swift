@@ -215,8 +215,13 @@ struct FetchedResultsContent<ResultType: ManagedObject> {
             self.keys[update.index] = keys
             members[ObjectIdentifier(update.object)]?.keys = keys
         }
-        remove(removals, oldStarts: oldStarts)
-        let positions = insert(insertions.sorted { precedes($0.keys, $0.object.objectID, $1.keys, $1.object.objectID) })
+        let positions: [(Insertion, Int)]
+        if removals.count == 1, insertions.count == 1, let from = insertions[0].oldIndex, from == removals[0].index {
+            positions = [(insertions[0], move(removals[0], insertions[0], oldStarts: oldStarts))]
+        } else {
+            remove(removals, oldStarts: oldStarts)
+            positions = insert(insertions.sorted { precedes($0.keys, $0.object.objectID, $1.keys, $1.object.objectID) })
+        }
         dropEmptySections()
         sectionStarts = Self.starts(sectionCounts)
         for (insertion, position) in positions {
@@ -299,6 +304,38 @@ struct FetchedResultsContent<ResultType: ManagedObject> {
         guard !kept.isEmpty else { return }
         removals.removeAll { kept.contains($0.index) }
         insertions.removeAll { $0.oldIndex.map(kept.contains) ?? false }
+    }
+
+    /// One object moved (a sort or section key changed): the objects between its old and
+    /// new places shift by one, in one pass, rather than all after either place twice (a
+    /// removal, then an insertion). Returns its new position.
+    private mutating func move(_ removal: Removal, _ insertion: Insertion, oldStarts: [Int]) -> Int {
+        let from = removal.index
+        members[ObjectIdentifier(removal.object)] = nil
+        sectionCounts[Self.section(ofIndex: from, starts: oldStarts)] -= 1
+        // The place among the others: the array is sorted with the object still at `from`.
+        let found = lowerBound(insertion.keys, insertion.object.objectID)
+        let position = found > from ? found - 1 : found
+        Self.shift(&objects, from: from, to: position, placing: insertion.object)
+        Self.shift(&keys, from: from, to: position, placing: insertion.keys)
+        members[ObjectIdentifier(insertion.object)] = Member(keys: insertion.keys, section: insertion.section, reportedID: insertion.object.objectID)
+        addToSection(insertion.section, at: position)
+        return position
+    }
+
+    /// Moves the elements between `from` and `to` one place towards `from` (memory moves,
+    /// no reference counting) and puts `element` at `to`, in place of the one at `from`.
+    private static func shift<Element>(_ array: inout [Element], from: Int, to: Int, placing element: Element) {
+        array.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            _ = (base + from).move()
+            if to > from {
+                (base + from).moveInitialize(from: base + from + 1, count: to - from)
+            } else if to < from {
+                (base + to + 1).moveInitialize(from: base + to, count: from - to)
+            }
+            (base + to).initialize(to: element)
+        }
     }
 
     /// Removes `removals` (positions in the old content) from the arrays and sections.

@@ -3,14 +3,14 @@ import OpenCoreData
 
 /// Uses a private-queue context named "torture" with `OPENCOREDATA_CONCURRENCY_DEBUG=1`
 /// expected in the environment. `concurrency-misuse` makes one call (`--call`: fetch,
-/// save, insert, delete, property) off the context's queue, which must trap;
-/// `concurrency-correct` does all of them inside `performAndWait` and `perform`, which
-/// must not. Prints `ack <call>` before each call.
+/// save, insert, delete, hasChanges, insertedObjects, property) off the context's queue,
+/// which must trap; `concurrency-correct` does all of them inside `performAndWait` and
+/// `perform`, which must not. Prints `ack <call>` before each call.
 struct ConcurrencyDebugMode {
     let arguments: TortureArguments
     init(_ arguments: TortureArguments) { self.arguments = arguments }
 
-    static let calls = ["fetch", "save", "insert", "delete", "property"]
+    static let calls = ["fetch", "save", "insert", "delete", "hasChanges", "insertedObjects", "property"]
 
     func run() throws {
         let stack = try TortureStack(path: arguments.store)
@@ -46,6 +46,8 @@ struct ConcurrencyDebugMode {
         case "save": try stack.context.save()
         case "insert": _ = stack.insert("Item", ["title": "more", "group": "g"])
         case "delete": stack.context.delete(item)
+        case "hasChanges": _ = stack.context.hasChanges
+        case "insertedObjects": _ = stack.context.insertedObjects
         case "property": _ = item.value(forKey: "title")
         default: throw TortureArguments.Invalid(description: "unknown --call \(name); one of \(Self.calls.joined(separator: ", "))")
         }

@@ -9,7 +9,7 @@ import OpenCoreDataTestSupport
 @Suite struct ConcurrencyDebugTests {
     static let environment = ["OPENCOREDATA_CONCURRENCY_DEBUG": "1"]
 
-    @Test(arguments: ["fetch", "save", "insert", "delete", "property"])
+    @Test(arguments: ["fetch", "save", "insert", "delete", "hasChanges", "insertedObjects", "property"])
     func useOffTheQueueTrapsNamingTheContextAndTheCall(call: String) throws {
         let helper = try KillRound.helper()
         let folder = TemporaryFolder()
@@ -21,7 +21,11 @@ import OpenCoreDataTestSupport
         let message = child.standardError
         #expect(message.contains("OpenCoreData concurrency violation"), "stderr: \(message)")
         #expect(message.contains("ManagedObjectContext \"torture\""), "stderr: \(message)")
-        let named = call == "property" ? "property access of Item" : "\(call)("
+        let named = switch call {
+        case "property": "property access of Item"
+        case "hasChanges", "insertedObjects": call
+        default: "\(call)("
+        }
         #expect(message.contains(named), "stderr does not name the call \(named): \(message)")
     }
 
