@@ -99,7 +99,7 @@ extension ManagedObjectContext: ParentObjectStore {
                     continue
                 }
                 guard !object.isPendingDelete, !object.isInaccessible else { continue }
-                rows.append(FetchedRow(id: id, snapshot: RowSnapshot(values: object.values, version: nested.version(of: resolved, base: object.committed?.version))))
+                rows.append(FetchedRow(id: id, snapshot: childRow(object).snapshot))
             }
             return try rows + parentStore.rows(for: missing).map(childRow)
         }

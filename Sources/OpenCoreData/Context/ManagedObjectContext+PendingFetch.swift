@@ -138,14 +138,22 @@ struct PendingFetch {
 
     /// Whether the object with `leftKeys` sorts before the one with `rightKeys`.
     private func precedes(_ leftKeys: [CDSortDescriptor.SortValue], _ left: ManagedObjectID, _ rightKeys: [CDSortDescriptor.SortValue], _ right: ManagedObjectID) -> Bool {
-        for (position, descriptor) in query.sortDescriptors.enumerated() {
+        Self.precedes(leftKeys, left, rightKeys, right, by: query.sortDescriptors)
+    }
+
+    /// Whether the object with `leftKeys` (its values for `descriptors`) sorts before the
+    /// one with `rightKeys`, ties broken as the store breaks them (`precedesInTie`). The
+    /// one ordering of pending fetches and fetched results controllers.
+    static func precedes(_ leftKeys: [CDSortDescriptor.SortValue], _ left: ManagedObjectID, _ rightKeys: [CDSortDescriptor.SortValue], _ right: ManagedObjectID,
+                         by descriptors: [CDSortDescriptor]) -> Bool {
+        for (position, descriptor) in descriptors.enumerated() {
             switch descriptor.compareValues(leftKeys[position], rightKeys[position]) {
             case .orderedAscending: return true
             case .orderedDescending: return false
             case .orderedSame: continue
             }
         }
-        return Self.precedesInTie(left, right)
+        return precedesInTie(left, right)
     }
 
     /// The order of objects equal under every sort descriptor: saved ones by primary key

@@ -32,9 +32,6 @@ struct NestedContextState {
     /// parent has saved them.
     var provisionalIDs: Set<ManagedObjectID> = []
 
-    /// The version a child reads with the object `id`.
-    func version(of id: ManagedObjectID) -> Int64 { versions[id] ?? 0 }
-
     /// The version a child reads with the object `id` whose row below is at version
     /// `base` (nil for an object with none, a new one): a base other than the one last
     /// handed out counts as one more change.

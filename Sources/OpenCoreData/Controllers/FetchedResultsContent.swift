@@ -131,14 +131,7 @@ struct FetchedResultsContent<ResultType: ManagedObject> {
 
     /// Whether `(a, aID)` sorts before `(b, bID)`.
     private func precedes(_ a: Keys, _ aID: ManagedObjectID, _ b: Keys, _ bID: ManagedObjectID) -> Bool {
-        for (position, descriptor) in descriptors.enumerated() {
-            switch descriptor.compareValues(a[position], b[position]) {
-            case .orderedAscending: return true
-            case .orderedDescending: return false
-            case .orderedSame: continue
-            }
-        }
-        return PendingFetch.precedesInTie(aID, bID)
+        PendingFetch.precedes(a, aID, b, bID, by: descriptors)
     }
 
     private func same(_ a: Keys, _ b: Keys) -> Bool {
