@@ -44,6 +44,22 @@ import OpenCoreDataTestSupport
         }
     }
 
+    /// Saves `context` under `policy`, which must resolve every clash and leave the graph
+    /// sound, and returns the one tag stored afterwards.
+    private func saveResolving(_ context: ManagedObjectContext, under policy: MergePolicy, in stack: TestStack) throws
+        -> (id: ManagedObjectID, tag: (name: String?, items: Set<String>)) {
+        try context.performAndWait {
+            context.mergePolicy = policy
+            try context.save()
+            #expect(!context.hasChanges)
+        }
+        #expect(InvariantChecker.check(context) == [])
+        let tags = try storedTags(stack)
+        #expect(tags.count == 1)
+        let (id, tag) = try #require(tags.first)
+        return (id, tag)
+    }
+
     private func storedItemCount(_ stack: TestStack) throws -> Int {
         let reader = stack.newContext()
         return try reader.performAndWait { try reader.count(for: FetchRequest<ManagedObject>(entityName: "Item")) }
@@ -95,15 +111,7 @@ import OpenCoreDataTestSupport
     @Test(arguments: StoreKind.allCases, Self.policies)
     func aClashWithAStoredRowIsResolved(kind: StoreKind, policy: MergePolicy) throws {
         let (stack, context, storedID, new, item) = try storedRowClash(kind)
-        try context.performAndWait {
-            context.mergePolicy = policy
-            try context.save()
-            #expect(!context.hasChanges)
-        }
-        #expect(InvariantChecker.check(context) == [])
-        let tags = try storedTags(stack)
-        #expect(tags.count == 1)
-        let (survivorID, survivor) = try #require(tags.first)
+        let (survivorID, survivor) = try saveResolving(context, under: policy, in: stack)
         // Every item points at the survivor: the new one, and the stored one when the
         // stored row was the one deleted.
         #expect(survivor.items == ["old", "new"])
@@ -170,15 +178,7 @@ import OpenCoreDataTestSupport
     @Test(arguments: StoreKind.allCases, Self.policies)
     func insertedDuplicatesAreResolved(kind: StoreKind, policy: MergePolicy) throws {
         let (stack, context, first, second, item) = try insertedDuplicates(kind)
-        try context.performAndWait {
-            context.mergePolicy = policy
-            try context.save()
-            #expect(!context.hasChanges)
-        }
-        #expect(InvariantChecker.check(context) == [])
-        let tags = try storedTags(stack)
-        #expect(tags.count == 1)
-        let (survivorID, survivor) = try #require(tags.first)
+        let (survivorID, survivor) = try saveResolving(context, under: policy, in: stack)
         #expect(survivor.items == ["of second"])
         let (expectedSurvivor, expectedName): (ManagedObject, String) = switch policy.mergeType {
         case .mergeByPropertyObjectTrumpMergePolicyType: (first, "second")
