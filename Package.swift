@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         // 603 is the swift-syntax of Swift 6.3; only the macro target uses it.
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
         .systemLibrary(
@@ -29,7 +30,10 @@ let package = Package(
         ),
         .target(
             name: "OpenCoreData",
-            dependencies: ["CSQLite", "OpenCoreDataMacros"]
+            dependencies: [
+                "CSQLite", "OpenCoreDataMacros",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "opencoredata-demo",

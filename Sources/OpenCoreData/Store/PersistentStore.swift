@@ -70,6 +70,7 @@ public final class PersistentStore: @unchecked Sendable, CustomStringConvertible
     }
     func close() { backend.close() }
     func hasExternalChanges() throws -> Bool { try backend.hasExternalChanges() }
+    func newestHistoryToken() throws -> PersistentHistoryToken? { try backend.newestHistoryToken() }
 }
 
 /// What a store implementation provides. Calls are serialised by the coordinator.
@@ -114,5 +115,12 @@ protocol StoreBackend: AnyObject {
     /// Whether another connection (another coordinator or process) has committed to the
     /// store since the last call, so rows cached from it may be stale.
     func hasExternalChanges() throws -> Bool
+    /// The token of the newest transaction in the store's persistent history, or nil
+    /// when history is not tracked or empty.
+    func newestHistoryToken() throws -> PersistentHistoryToken?
     func close()
+}
+
+extension StoreBackend {
+    func newestHistoryToken() throws -> PersistentHistoryToken? { nil }
 }

@@ -17,4 +17,26 @@ public enum PersistentStoreOption {
     /// `Bool`: run `PRAGMA quick_check` when the store is opened and refuse a damaged file
     /// with `.storeCorrupt` (costs a read of the whole file; off by default).
     public static let verifiesOnOpen = "OCDSQLiteQuickCheckOnOpenOption"
+    /// `Bool`: record every save and batch request in the store's persistent history
+    /// (`NSPersistentHistoryTrackingKey`), read with `PersistentHistoryChangeRequest`.
+    public static let persistentHistoryTracking = "NSPersistentHistoryTrackingKey"
+    /// `Bool`: post `PersistentStoreCoordinator.storeRemoteChangeNotification` for every
+    /// change to the store, by any coordinator or process
+    /// (`NSPersistentStoreRemoteChangeNotificationPostOptionKey`).
+    public static let remoteChangeNotificationPost = "NSPersistentStoreRemoteChangeNotificationPostOptionKey"
 }
+
+// Core Data's option key constants, minus `NS`, so that code setting options ports by
+// renaming. Each is the `PersistentStoreOption` member of the same meaning.
+
+/// `NSSQLitePragmasOption`: `PersistentStoreOption.sqlitePragmas`.
+public let SQLitePragmasOption = PersistentStoreOption.sqlitePragmas
+/// `NSReadOnlyPersistentStoreOption`: `PersistentStoreOption.readOnly`.
+public let ReadOnlyPersistentStoreOption = PersistentStoreOption.readOnly
+/// `NSPersistentStoreTimeoutOption`: `PersistentStoreOption.timeout`.
+public let PersistentStoreTimeoutOption = PersistentStoreOption.timeout
+/// `NSPersistentHistoryTrackingKey`: `PersistentStoreOption.persistentHistoryTracking`.
+public let PersistentHistoryTrackingKey = PersistentStoreOption.persistentHistoryTracking
+/// `NSPersistentStoreRemoteChangeNotificationPostOptionKey`:
+/// `PersistentStoreOption.remoteChangeNotificationPost`.
+public let PersistentStoreRemoteChangeNotificationPostOptionKey = PersistentStoreOption.remoteChangeNotificationPost
