@@ -7,12 +7,15 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
+        // Skopelos' data-access layer on top: DALService, ready stacks, app-state saving, CRUD helpers.
+        .library(name: "DataAccess", targets: ["DataAccess"]),
         .executable(name: "opencoredata-demo", targets: ["opencoredata-demo"]),
     ],
     dependencies: [
         // 603 is the swift-syntax of Swift 6.3; only the macro target uses it.
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -35,6 +38,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "DataAccess",
+            dependencies: [
+                "OpenCoreData",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "opencoredata-demo",
             dependencies: ["OpenCoreData"]
@@ -42,7 +53,7 @@ let package = Package(
         // The reliability tests' child process: writes a store until it is killed.
         .executableTarget(
             name: "ocd-torture",
-            dependencies: ["OpenCoreData"]
+            dependencies: ["OpenCoreData", "DataAccess"]
         ),
         // Test-only: a SQLite VFS that fails the Nth I/O call.
         .target(
@@ -60,6 +71,13 @@ let package = Package(
         .testTarget(
             name: "OpenCoreDataTests",
             dependencies: ["OpenCoreData", "OpenCoreDataTestSupport", "CSQLiteFaultVFS", "ocd-torture"]
+        ),
+        .testTarget(
+            name: "DataAccessTests",
+            dependencies: [
+                "DataAccess", "OpenCoreData", "OpenCoreDataTestSupport", "ocd-torture",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -20,6 +20,7 @@ let package = Package(
                 "CSQLiteBench",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OpenCoreData", package: "OpenCoreData"),
+                .product(name: "DataAccess", package: "OpenCoreData"),
             ]
         ),
     ],

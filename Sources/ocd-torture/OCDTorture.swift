@@ -28,6 +28,8 @@ struct OCDTorture {
             case .counter: try CounterLoop(arguments).run()
             case .editEvents: try EditEvents(arguments).run()
             case .concurrencyMisuse, .concurrencyCorrect: try ConcurrencyDebugMode(arguments).run()
+            case .dalAppState: try DALAppState(arguments).run()
+            case .dalCommandLine: try DALCommandLine(arguments).run()
             }
             emit("done")
         } catch {

@@ -12,6 +12,8 @@ struct TortureArguments {
         case editEvents = "edit-events"
         case concurrencyMisuse = "concurrency-misuse"
         case concurrencyCorrect = "concurrency-correct"
+        case dalAppState = "dal-app-state"
+        case dalCommandLine = "dal-cli"
     }
 
     var mode: Mode

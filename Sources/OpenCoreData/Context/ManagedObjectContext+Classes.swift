@@ -34,7 +34,7 @@ extension ManagedObjectContext {
     /// The entity of `model` whose objects are instances of `type`, for
     /// `ManagedObject.init(context:)`: the last answer is kept, since inserts come in runs
     /// of one class.
-    func entity(boundTo type: ManagedObject.Type, in model: ManagedObjectModel) -> EntityDescription? {
+    package func entity(boundTo type: ManagedObject.Type, in model: ManagedObjectModel) -> EntityDescription? {
         classCache.refresh()
         if let last = classCache.lastBound, last.type == ObjectIdentifier(type), last.entity.slots.layout === model.layout {
             return last.entity

@@ -30,7 +30,7 @@ extension ManagedObjectContext {
 
     /// The model of what stands behind the context (its coordinator or parent), or nil
     /// when neither is set.
-    var attachedModel: ManagedObjectModel? {
+    package var attachedModel: ManagedObjectModel? {
         installedParentStore?.managedObjectModel ?? coordinator?.managedObjectModel
     }
 

@@ -10,6 +10,8 @@ struct Options {
     var openCost = false
     /// Measure W13, a fetched results controller's one change against a refetch, instead of the workloads.
     var frcCost = false
+    /// Measure DataAccess' writeSync of one object against a plain context save, instead of the workloads.
+    var dalCost = false
     /// Measure heap bytes per object after the workloads (`BytesReport`).
     var measuresBytes = true
 
@@ -17,6 +19,7 @@ struct Options {
         usage: ocd-bench [--passes N] [--rows N] [--only W1,W2,...] [--engines raw,grdb-record,grdb-row,ocd-typed,ocd-kvc] [--no-bytes]
                ocd-bench --open-cost [--passes N] [--rows N]
                ocd-bench --frc-cost [--passes N] [--rows N]
+               ocd-bench --dal-cost [--passes N]
           --passes N   timed runs per (engine, workload), median reported (default 5)
           --rows N     rows of the Flat table (default 100000)
           --only LIST  workloads to run (default all: \(Workload.allCases.map(\.rawValue).joined(separator: ",")))
@@ -24,6 +27,7 @@ struct Options {
           --no-bytes   skip the heap-bytes-per-object measurement
           --open-cost  time opening the W1 store with and without PersistentStoreOption.verifiesOnOpen
           --frc-cost   W13: one sort-key change in an N-object FetchedResultsController vs a refetch
+          --dal-cost   DataAccess writeSync of one object vs a plain context save (N×200 iterations each)
         """
 
     struct Invalid: Error, CustomStringConvertible {
@@ -56,6 +60,8 @@ struct Options {
                 openCost = true
             case "--frc-cost":
                 frcCost = true
+            case "--dal-cost":
+                dalCost = true
             case "--help", "-h":
                 throw Invalid(description: "")
             default:

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Finds the `ocd-torture` helper that SwiftPM builds beside the test bundle (the test
-/// target depends on it).
-enum TortureBinary {
-    static let name = "ocd-torture"
+/// targets depend on it).
+package enum TortureBinary {
+    package static let name = "ocd-torture"
 
     /// The helper's location, or nil (with the places searched) when it is not built.
-    static func locate(filePath: String = #filePath) -> (url: URL?, searched: [String]) {
+    package static func locate() -> (url: URL?, searched: [String]) {
         var candidates: [URL] = []
         if let override = ProcessInfo.processInfo.environment["OCD_TORTURE"], !override.isEmpty {
             candidates.append(URL(fileURLWithPath: override))
@@ -21,8 +21,7 @@ enum TortureBinary {
             candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
         }
         // Last resort: the package's own build folder, found from this source file.
-        let root = URL(fileURLWithPath: filePath).deletingLastPathComponent() // Support
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = DocExample.repositoryRoot
         for configuration in ["debug", "release"] {
             candidates.append(root.appendingPathComponent(".build/\(configuration)/\(name)"))
         }
