@@ -141,7 +141,7 @@ struct DALServiceFailureModeTests {
         let fixture = DALFixture(.sqlite)
         fixture.dal.writeSync { context in User.create(in: context) }
         let marker = fixture.storeURL.path + "-journal"
-        FileManager.default.createFile(atPath: marker, contents: Data("stale".utf8))
+        #expect(FileManager.default.createFile(atPath: marker, contents: Data("stale".utf8)))
         let walBefore = FileManager.default.fileExists(atPath: fixture.storeURL.path + "-wal")
         #expect(walBefore)
         try fixture.dal.nuke()

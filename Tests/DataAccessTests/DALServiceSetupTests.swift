@@ -32,6 +32,7 @@ struct DALServiceSetupTests {
     @Test(arguments: StoreKind.allCases)
     func asynchronousSetup(_ kind: StoreKind) async throws {
         let folder = TemporaryFolder()
+        let url = folder.file()
         let order = Trace<String>()
         let dal: DALService = await withCheckedContinuation { (done: CheckedContinuation<DALService, Never>) in
             DispatchQueue.main.async {
@@ -39,7 +40,7 @@ struct DALServiceSetupTests {
                     order.append("completion \(error == nil) on main queue \(Where.isMainQueue)")
                 }
                 let dal = kind == .sqlite
-                    ? DALService(sqliteStack: DALTestModel.make(), storeURL: folder.file(), appStateSaving: .off,
+                    ? DALService(sqliteStack: DALTestModel.make(), storeURL: url, appStateSaving: .off,
                                  shouldAddStoreAsynchronously: true, completion: completion)
                     : DALService(inMemoryStack: DALTestModel.make(), shouldAddStoreAsynchronously: true, completion: completion)
                 order.append("init returned")

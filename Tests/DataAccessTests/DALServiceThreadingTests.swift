@@ -57,6 +57,7 @@ struct DALServiceThreadingTests {
         let fixture = DALFixture(.sqlite)
         let dal = fixture.dal
         let facts = Trace<String>()
+        let url = fixture.storeURL
         await Self.run(onMain: onMain) {
             let caller = pthread_self()
             dal.read { _ in
@@ -67,7 +68,7 @@ struct DALServiceThreadingTests {
                 User.create(in: context).firstname = "saved"
             }, completion: { error in
                 facts.append("completion on caller's thread: \(pthread_equal(pthread_self(), caller) != 0), error: \(error.map { "\($0)" } ?? "none")")
-                facts.append("on disk at completion: \((try? fixture.usersOnDisk()) ?? [])")
+                facts.append("on disk at completion: \((try? DALFixture.usersOnDisk(at: url)) ?? [])")
             })
         }
         #expect(facts.all == [
@@ -87,6 +88,7 @@ struct DALServiceThreadingTests {
         let dal = fixture.dal
         let facts = Trace<String>()
         let completions = Trace<Bool>()
+        let url = fixture.storeURL
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             (onMain ? DispatchQueue.main : DispatchQueue.global()).async {
                 dal.writeAsync({ context in
@@ -95,7 +97,7 @@ struct DALServiceThreadingTests {
                 }, completion: { error in
                     completions.append(Where.isMainQueue)
                     facts.append("completion error: \(error.map { "\($0)" } ?? "none")")
-                    facts.append("on disk: \((try? fixture.usersOnDisk()) ?? [])")
+                    facts.append("on disk: \((try? DALFixture.usersOnDisk(at: url)) ?? [])")
                     done.resume()
                 })
             }
@@ -125,7 +127,7 @@ struct DALServiceThreadingTests {
         let count = try await dal.read { context in try User.count(in: context, predicate: CDPredicate(format: "SELF == %@", id)) }
         #expect(count == 1)
         await #expect(throws: CoreDataError.self) {
-            try await dal.write { context in Pet.create(in: context) }  // name is mandatory
+            try await dal.write { context in _ = Pet.create(in: context) }  // name is mandatory
         }
         #expect(dal.errorCodes == [.validationMissingMandatoryProperty])
     }
@@ -143,9 +145,10 @@ struct DALServiceThreadingTests {
         }
         blocked.wait()
         let onDisk = Trace<Int>()
+        let url = fixture.storeURL
         DispatchQueue.global().sync {
             dal.writeSync { context in User.create(in: context).firstname = "while blocked" }
-            onDisk.append((try? fixture.usersOnDisk().count) ?? -1)
+            onDisk.append((try? DALFixture.usersOnDisk(at: url).count) ?? -1)
         }
         release.signal()
         #expect(onDisk.all == [1])
@@ -169,7 +172,7 @@ struct DALServiceThreadingTests {
         let ran = Trace<Bool>()
         let outcomes = Trace<String>()
         DispatchQueue.global().sync {
-            dal.read({ _ in ran.append(true) }, completion: { error in
+            _ = dal.read({ _ in ran.append(true) }, completion: { error in
                 outcomes.append((error as? CoreDataError)?.code.name ?? "no error")
             })
         }

@@ -12,7 +12,7 @@ struct DataAccessDocTests {
         let temporary = TemporaryFolder()
         let folder = temporary.url
         // example: data-access
-        final class SkopelosClient: DALService {
+        final class SkopelosClient: DALService, @unchecked Sendable {
             override func handleError(_ error: any Error) { print("DataAccess: \(error)") }
         }
         let dal = SkopelosClient(sqliteStack: model, storeURL: folder.appendingPathComponent("Users.sqlite"))

@@ -18,6 +18,9 @@ struct DALAppState {
         case "off": setting = .off
         default: throw TortureArguments.Invalid(description: "dal-app-state: --call is signals, exit or off")
         }
+        // Start as a program launched from a shell does: a parent that ignores these
+        // signals (a test runner with its own DALService alive) would pass that on.
+        for signalNumber in [SIGTERM, SIGINT, SIGHUP] { signal(signalNumber, SIG_DFL) }
         let dal = DALService(sqliteStack: TortureModel.make(), storeURL: URL(fileURLWithPath: arguments.store), appStateSaving: setting)
         dal.read { context in
             let item = EntityDescription.insertNewObject(forEntityName: "Item", into: context)

@@ -12,7 +12,8 @@ struct DALCommandLine {
     init(_ arguments: TortureArguments) { self.arguments = arguments }
 
     /// Prints each error's code.
-    final class ReportingDAL: DALService {
+    final class ReportingDAL: DALService, @unchecked Sendable {
+        // @unchecked Sendable: adds no state to DALService, whose state is locked.
         override func handleError(_ error: any Error) {
             emit("handled \((error as? CoreDataError)?.code.name ?? "\(error)")")
         }

@@ -34,8 +34,8 @@ enum DALTestModel {
 }
 
 /// A `DALService` subclass that records every error handed to `handleError(_:)`.
-final class RecordingDAL: DALService {
-    // Sendable through DALService; `recorded` is under `lock`.
+final class RecordingDAL: DALService, @unchecked Sendable {
+    // @unchecked Sendable: `recorded` is under `lock`.
     private let lock = NSLock()
     private var recorded: [any Error] = []
 
