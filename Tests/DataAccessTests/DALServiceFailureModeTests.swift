@@ -136,6 +136,38 @@ struct DALServiceFailureModeTests {
         }
     }
 
+    /// A write whose block is still running when `nuke()` replaces the stack is not
+    /// saved into the new store behind the caller's back: it fails with `.stackNuked`.
+    ///
+    /// ```
+    /// writer:  block starts ── waits ─────────────── resumes, commits → .stackNuked
+    /// test:                   nuke() (new stack) ─┘ releases
+    /// ```
+    @Test(arguments: StoreKind.allCases)
+    func aWriteOverlappingNukeFailsClearly(_ kind: StoreKind) async throws {
+        let fixture = DALFixture(kind)
+        let dal = fixture.dal
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let outcome = Trace<String>()
+        let writer = Thread {
+            dal.writeSync({ context in
+                User.create(in: context).firstname = "from the old stack"
+                started.signal()
+                release.wait()
+            }, completion: { error in outcome.append((error as? CoreDataError)?.code.name ?? "saved") })
+            outcome.append("returned")
+        }
+        writer.start()
+        started.wait()
+        try dal.nuke()
+        release.signal()
+        while outcome.all.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(outcome.all == ["stackNuked", "returned"])
+        #expect(try await dal.read { try User.count(in: $0) } == 0)
+        if kind == .sqlite { #expect(try fixture.usersOnDisk().isEmpty) }
+    }
+
     /// `nuke()` deletes the store file and its `-wal` and `-shm`.
     @Test func nukeDeletesTheStoreFiles() throws {
         let fixture = DALFixture(.sqlite)

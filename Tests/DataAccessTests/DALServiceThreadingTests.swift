@@ -49,6 +49,23 @@ struct DALServiceThreadingTests {
         #expect(dal.errors.isEmpty)
     }
 
+    /// Five chained writes, each counting what the ones before saved: the counter reads 5
+    /// on disk when the expression returns.
+    @Test(arguments: StoreKind.allCases)
+    func fiveWriteChainCountsToFive(_ kind: StoreKind) throws {
+        let fixture = DALFixture(kind)
+        func increment(_ context: ManagedObjectContext) throws {
+            let before = try User.count(in: context)
+            User.create(in: context).firstname = "\(before)"
+        }
+        var counter = -1
+        fixture.dal.writeSync(increment).writeSync(increment).writeSync(increment).writeSync(increment).writeSync(increment)
+            .read { context in counter = try User.count(in: context) }
+        #expect(counter == 5)
+        if kind == .sqlite { #expect(try fixture.usersOnDisk().compactMap { $0 }.sorted() == ["0", "1", "2", "3", "4"]) }
+        #expect(fixture.dal.errors.isEmpty)
+    }
+
     /// `read` runs on the main queue, from the main queue and from a background queue.
     /// `writeSync` runs on the caller's thread, off the main queue's identity, and its
     /// completion on the caller's thread after the save.
