@@ -43,13 +43,14 @@ enum DALCost {
             throw Options.Invalid(description: "dal cost: stores hold \(counts) notes, expected \(iterations) each")
         }
         let dalMedian = Results.median(viaDAL) ?? 0, plainMedian = Results.median(viaContext) ?? 0
+        func micro(_ seconds: Double) -> String { String(format: "%.0f", seconds * 1_000_000) }
         return [
             "## DataAccess writeSync of one object vs a plain private-queue context save (\(iterations) iterations each, SQLite)",
             "",
-            "| | median s | min–max s |",
-            "|---|---|---|",
-            "| `dal.writeSync` (scratch → root → disk, merged into main) | \(ResultsTable.format(dalMedian)) | \(ResultsTable.format(viaDAL.min() ?? 0))–\(ResultsTable.format(viaDAL.max() ?? 0)) |",
-            "| `context.performAndWait { insert; save() }` | \(ResultsTable.format(plainMedian)) | \(ResultsTable.format(viaContext.min() ?? 0))–\(ResultsTable.format(viaContext.max() ?? 0)) |",
+            "| | median µs | min–max µs |",
+            "|---|---:|---:|",
+            "| `dal.writeSync` (scratch → root → disk, merged into main) | \(micro(dalMedian)) | \(micro(viaDAL.min() ?? 0))–\(micro(viaDAL.max() ?? 0)) |",
+            "| `context.performAndWait { insert; save() }` | \(micro(plainMedian)) | \(micro(viaContext.min() ?? 0))–\(micro(viaContext.max() ?? 0)) |",
             "",
             "writeSync / plain save: \(plainMedian > 0 ? String(format: "%.2f×", dalMedian / plainMedian) : "?").",
         ].joined(separator: "\n")
