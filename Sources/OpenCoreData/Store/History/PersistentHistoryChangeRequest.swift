@@ -81,9 +81,10 @@ public final class PersistentHistoryChangeRequest: @unchecked Sendable, CustomSt
         PersistentHistoryChangeRequest(.fetch, .date(date))
     }
 
-    /// The transactions recorded after `transaction` (every transaction for nil).
-    public static func fetchHistory(after transaction: PersistentHistoryTransaction?) -> PersistentHistoryChangeRequest {
-        PersistentHistoryChangeRequest(.fetch, transaction.map { .transaction($0.token) } ?? .all)
+    /// The transactions recorded after `transaction`. (Core Data's takes an optional;
+    /// this one does not, so that `fetchHistory(after: nil)` is the token form.)
+    public static func fetchHistory(after transaction: PersistentHistoryTransaction) -> PersistentHistoryChangeRequest {
+        PersistentHistoryChangeRequest(.fetch, .transaction(transaction.token))
     }
 
     // MARK: - Deleting
@@ -99,9 +100,10 @@ public final class PersistentHistoryChangeRequest: @unchecked Sendable, CustomSt
         PersistentHistoryChangeRequest(.delete, .date(date))
     }
 
-    /// Deletes the transactions recorded before `transaction` (all history for nil).
-    public static func deleteHistory(before transaction: PersistentHistoryTransaction?) -> PersistentHistoryChangeRequest {
-        PersistentHistoryChangeRequest(.delete, transaction.map { .transaction($0.token) } ?? .all)
+    /// Deletes the transactions recorded before `transaction` (non-optional, as for
+    /// `fetchHistory(after:)`).
+    public static func deleteHistory(before transaction: PersistentHistoryTransaction) -> PersistentHistoryChangeRequest {
+        PersistentHistoryChangeRequest(.delete, .transaction(transaction.token))
     }
 
     /// The identifier of the one store the request is about, for token and transaction
