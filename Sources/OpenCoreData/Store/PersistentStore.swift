@@ -15,6 +15,8 @@ public final class PersistentStore: @unchecked Sendable, CustomStringConvertible
     public let identifier: String
     /// The store's metadata (`NSStoreType`, `NSStoreUUID`, `NSStoreModelVersionHashes`…).
     public let metadata: [String: any Sendable]
+    /// The options the store was added with (`PersistentStoreOption` keys), as given.
+    public let options: [String: any Sendable]
 
     let backend: any StoreBackend
     /// `Z_ENT` numbers of the entities of the store's configuration.
@@ -22,8 +24,10 @@ public final class PersistentStore: @unchecked Sendable, CustomStringConvertible
     /// Whether the configuration holds every entity of the model.
     let holdsAllEntities: Bool
 
-    init(type: PersistentStoreType, url: URL?, model: ManagedObjectModel, configurationName: String?, entities: [EntityDescription], backend: any StoreBackend) {
+    init(type: PersistentStoreType, url: URL?, model: ManagedObjectModel, configurationName: String?, entities: [EntityDescription], backend: any StoreBackend,
+         options: [String: any Sendable]? = nil) {
         self.type = type
+        self.options = options ?? [:]
         self.url = url
         self.configurationName = configurationName
         self.backend = backend

@@ -66,7 +66,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         default:
             throw CoreDataError(.storeInvalidType, "Unknown store type '\(type.rawValue)'.")
         }
-        let store = PersistentStore(type: type, url: url, model: managedObjectModel, configurationName: configuration, entities: entities, backend: backend)
+        let store = PersistentStore(type: type, url: url, model: managedObjectModel, configurationName: configuration, entities: entities, backend: backend, options: options)
         lock.withLock { stores.append(store) }
         return store
     }
