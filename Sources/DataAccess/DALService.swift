@@ -76,17 +76,19 @@ open class DALService: @unchecked Sendable {
         AppStateReactor.shared.register(self)
     }
 
-    /// A SQLite stack at `storeURL`.
+    /// A SQLite stack at `storeURL`, by default `defaultDirectoryURL()/PROGRAM.sqlite`
+    /// (the program's name; `init(sqliteStack:bundle:storeURL:)` names it after the model).
     public convenience init(
         sqliteStack model: ManagedObjectModel,
-        storeURL: URL,
+        storeURL: URL? = nil,
         allowsConcurrentWritings: Bool = true,
         appStateSaving: AppStateSaving = .signalsAndExit,
         shouldAddStoreAsynchronously: Bool = false,
         completion: (@Sendable ((any Error)?) -> Void)? = nil
     ) {
-        self.init(model: model, storeType: .sqlite, storeURL: storeURL, allowsConcurrentWritings: allowsConcurrentWritings,
-                  appStateSaving: appStateSaving, shouldAddStoreAsynchronously: shouldAddStoreAsynchronously, completion: completion)
+        self.init(model: model, storeType: .sqlite, storeURL: storeURL ?? Self.defaultStoreURL(named: ProcessInfo.processInfo.processName),
+                  allowsConcurrentWritings: allowsConcurrentWritings, appStateSaving: appStateSaving,
+                  shouldAddStoreAsynchronously: shouldAddStoreAsynchronously, completion: completion)
     }
 
     /// An in-memory stack (for tests and previews): nothing outlives the process.
@@ -102,6 +104,14 @@ open class DALService: @unchecked Sendable {
 
     deinit {
         AppStateReactor.shared.unregister(self)
+    }
+
+    /// The folder SQLite stacks keep their store in when given no URL:
+    /// `PersistentContainer.defaultDirectoryURL()` (`$XDG_DATA_HOME`, else
+    /// `~/.local/share`, then a folder named after the program). Override it in a subclass
+    /// to move them, as with Core Data's container.
+    open class func defaultDirectoryURL() -> URL {
+        PersistentContainer.defaultDirectoryURL()
     }
 
     /// Called with every error of a read, a write, loading the store or app-state saving,

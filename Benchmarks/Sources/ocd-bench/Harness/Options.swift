@@ -12,6 +12,8 @@ struct Options {
     var frcCost = false
     /// Measure DataAccess' writeSync of one object against a plain context save, instead of the workloads.
     var dalCost = false
+    /// Measure persistent history's cost (inserts + save, a batch delete) instead of the workloads.
+    var historyCost = false
     /// Measure heap bytes per object after the workloads (`BytesReport`).
     var measuresBytes = true
 
@@ -20,6 +22,7 @@ struct Options {
                ocd-bench --open-cost [--passes N] [--rows N]
                ocd-bench --frc-cost [--passes N] [--rows N]
                ocd-bench --dal-cost [--passes N]
+               ocd-bench --history-cost [--passes N] [--rows N]
           --passes N   timed runs per (engine, workload), median reported (default 5)
           --rows N     rows of the Flat table (default 100000)
           --only LIST  workloads to run (default all: \(Workload.allCases.map(\.rawValue).joined(separator: ",")))
@@ -28,6 +31,7 @@ struct Options {
           --open-cost  time opening the W1 store with and without PersistentStoreOption.verifiesOnOpen
           --frc-cost   W13: one sort-key change in an N-object FetchedResultsController vs a refetch
           --dal-cost   DataAccess writeSync of one object vs a plain context save (N×200 iterations each)
+          --history-cost  N inserts + save and a batch delete of N rows, with and without persistent history
         """
 
     struct Invalid: Error, CustomStringConvertible {
@@ -62,6 +66,8 @@ struct Options {
                 frcCost = true
             case "--dal-cost":
                 dalCost = true
+            case "--history-cost":
+                historyCost = true
             case "--help", "-h":
                 throw Invalid(description: "")
             default:
