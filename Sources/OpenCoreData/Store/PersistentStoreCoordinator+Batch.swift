@@ -15,6 +15,7 @@ extension PersistentStoreCoordinator {
             let store = try singleStore(holding: [first.id.entity.slots.number], of: first.id.entity, for: "A batch insert")
             let map = try store.save(save)
             rowCache.removeAll()
+            noteWrite(to: store)
             return map.permanent
         }
     }
@@ -23,8 +24,10 @@ extension PersistentStoreCoordinator {
     func batchUpdate(_ request: BatchUpdateRequest) throws -> [ManagedObjectID] {
         let plan = try BatchUpdatePlan(request, model: managedObjectModel)
         return try lock.withLock {
-            let ids = try singleStore(for: plan.fetch, request: "A batch update").batchUpdate(plan)
+            let store = try singleStore(for: plan.fetch, request: "A batch update")
+            let ids = try store.batchUpdate(plan)
             rowCache.removeAll()
+            noteWrite(to: store)
             return ids
         }
     }
@@ -43,6 +46,7 @@ extension PersistentStoreCoordinator {
                 if request.resultType != .resultTypeObjectIDs, BatchDeleteRules.touchesNoRelationship(fetch.entity),
                    let count = try store.deleteMatching(fetch) {
                     rowCache.removeAll()
+                    noteWrite(to: store)
                     return (nil, count)
                 }
                 let keys = try store.fetchKeys(fetch)
@@ -63,6 +67,7 @@ extension PersistentStoreCoordinator {
             guard !deleted.isEmpty else { return ([], 0) }
             _ = try store.batchDelete(deleted)
             rowCache.removeAll()
+            noteWrite(to: store)
             return (deleted, deleted.count)
         }
     }

@@ -10,6 +10,10 @@ struct Options {
     var openCost = false
     /// Measure W13, a fetched results controller's one change against a refetch, instead of the workloads.
     var frcCost = false
+    /// Measure commit → remote change notification latency across processes, and the watcher's cost.
+    var remoteLatency = false
+    /// `--remote-latency`: saves of the other process to time.
+    var saves = 50
     /// Measure heap bytes per object after the workloads (`BytesReport`).
     var measuresBytes = true
 
@@ -17,6 +21,7 @@ struct Options {
         usage: ocd-bench [--passes N] [--rows N] [--only W1,W2,...] [--engines raw,grdb-record,grdb-row,ocd-typed,ocd-kvc] [--no-bytes]
                ocd-bench --open-cost [--passes N] [--rows N]
                ocd-bench --frc-cost [--passes N] [--rows N]
+               ocd-bench --remote-latency [--saves N]
           --passes N   timed runs per (engine, workload), median reported (default 5)
           --rows N     rows of the Flat table (default 100000)
           --only LIST  workloads to run (default all: \(Workload.allCases.map(\.rawValue).joined(separator: ",")))
@@ -24,6 +29,8 @@ struct Options {
           --no-bytes   skip the heap-bytes-per-object measurement
           --open-cost  time opening the W1 store with and without PersistentStoreOption.verifiesOnOpen
           --frc-cost   W13: one sort-key change in an N-object FetchedResultsController vs a refetch
+          --remote-latency  another process's commit → storeRemoteChangeNotification (median, p95, max over
+                       --saves N saves, default 50), and the watcher's idle and per-save cost
         """
 
     struct Invalid: Error, CustomStringConvertible {
@@ -56,6 +63,11 @@ struct Options {
                 openCost = true
             case "--frc-cost":
                 frcCost = true
+            case "--remote-latency":
+                remoteLatency = true
+            case "--saves":
+                guard let saves = Int(try value(for: flag)), saves > 0 else { throw Invalid(description: "--saves must be a positive integer") }
+                self.saves = saves
             case "--help", "-h":
                 throw Invalid(description: "")
             default:
