@@ -73,6 +73,12 @@ extension PersistentStoreCoordinator {
         }
     }
 
+    /// Whether the caller runs on the queue of one of this coordinator's watchers (tests).
+    package var isOnRemoteChangeQueue: Bool {
+        guard let current = DispatchQueue.getSpecific(key: RemoteChangeWatcher.queueKey) else { return false }
+        return lock.withLock { remoteChangeWatchers.values.contains { ObjectIdentifier($0) == current } }
+    }
+
     /// How each store with remote change notifications detects commits (tests).
     package var remoteChangeDetection: [String] {
         lock.withLock { remoteChangeWatchers.values.map(\.detection.rawValue) }

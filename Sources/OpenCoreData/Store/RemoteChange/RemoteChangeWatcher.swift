@@ -62,7 +62,8 @@ final class RemoteChangeWatcher: @unchecked Sendable {
     /// The next of `Timing.followUps` to schedule.
     private var followUp = Timing.followUps.count
     private var stopped = false
-    private let queueKey = DispatchSpecificKey<Bool>()
+    /// Set on each watcher's queue to the watcher's identity.
+    static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     private static let logger = Logger(label: "OpenCoreData.RemoteChangeWatcher")
 
@@ -74,7 +75,6 @@ final class RemoteChangeWatcher: @unchecked Sendable {
         self.store = store
         self.coordinator = coordinator
         queue = DispatchQueue(label: "OpenCoreData.PersistentStoreCoordinator.remoteChange")
-        queue.setSpecific(key: queueKey, value: true)
         timer = DispatchSource.makeTimerSource(queue: queue)
         guard store.type == .sqlite, let url = store.url else {
             detection = .ownWrites
@@ -105,6 +105,7 @@ final class RemoteChangeWatcher: @unchecked Sendable {
 
     /// Starts watching.
     func start() {
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         timer.setEventHandler { [weak self] in self?.check() }
         if detection == .polling {
             timer.schedule(deadline: .now() + Timing.pollingInterval, repeating: Timing.pollingInterval, leeway: .milliseconds(10))
@@ -118,7 +119,7 @@ final class RemoteChangeWatcher: @unchecked Sendable {
     /// Stops watching and closes the watcher's descriptors and connection. Once it
     /// returns (called off the queue), nothing more is posted.
     func stop() {
-        let onQueue = DispatchQueue.getSpecific(key: queueKey) == true
+        let onQueue = DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self)
         let stopping = { [self] in
             stopped = true
             timer.cancel()

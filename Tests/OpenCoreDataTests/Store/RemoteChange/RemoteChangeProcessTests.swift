@@ -47,14 +47,14 @@ import OpenCoreDataTestSupport
         child.send("quit")
         #expect(child.finish(timeout: 10).lines.last?.text == "done")
         // The child's rows are really there for this process.
-        try stack.context.performAndWait {
-            #expect(try stack.fetch("Item").count == 5)
-        }
+        let count = try stack.context.performAndWait { try stack.fetch("Item").count }
+        #expect(count == 5)
     }
 
     @Test func anotherProcessesBatchUpdateIsPosted() throws {
         let folder = TemporaryFolder()
-        let (_, recorder, child) = try start(folder.file().path)
+        let (stack, recorder, child) = try start(folder.file().path)
+        defer { withExtendedLifetime(stack) {} }
         child.send("save one")
         _ = child.waitForLine(timeout: 10) { $0 == "ack save one" }
         _ = recorder.first(after: Date.distantPast, timeout: Self.bound)

@@ -2,13 +2,13 @@ import Foundation
 @testable import OpenCoreData
 
 /// Records the `storeRemoteChangeNotification`s a coordinator posts: when each arrived,
-/// its `userInfo`, and the label of the queue it was posted on.
+/// its `userInfo`, and whether it was posted on the coordinator's queue.
 final class RemoteChangeRecorder: @unchecked Sendable {
     // @unchecked Sendable: `received` is read and written under `condition` only.
     struct Received {
         let time: Date
         let userInfo: [AnyHashable: Any]
-        let queueLabel: String
+        let onCoordinatorsQueue: Bool
         let onMainThread: Bool
     }
 
@@ -19,9 +19,9 @@ final class RemoteChangeRecorder: @unchecked Sendable {
     init(_ coordinator: PersistentStoreCoordinator) {
         token = NotificationCenter.default.addObserver(
             forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: coordinator, queue: nil
-        ) { [weak self] note in
-            let label = String(cString: __dispatch_queue_get_label(nil))
-            let entry = Received(time: Date(), userInfo: note.userInfo ?? [:], queueLabel: label, onMainThread: Thread.isMainThread)
+        ) { [weak self, weak coordinator] note in
+            let onQueue = coordinator?.isOnRemoteChangeQueue ?? false
+            let entry = Received(time: Date(), userInfo: note.userInfo ?? [:], onCoordinatorsQueue: onQueue, onMainThread: Thread.isMainThread)
             guard let self else { return }
             condition.withLock {
                 received.append(entry)
