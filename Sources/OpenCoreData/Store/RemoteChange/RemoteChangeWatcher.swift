@@ -52,7 +52,9 @@ final class RemoteChangeWatcher: @unchecked Sendable {
     private var connection: SQLiteConnection?
     private var lastDataVersion: Int64?
     private var monitor: FolderWriteMonitor?
-    private let timer: any DispatchSourceTimer
+    /// Runs the checks; made by `start()` (Dispatch traps on releasing a source never
+    /// activated, so none is made before the watcher surely starts).
+    private var timer: (any DispatchSourceTimer)?
     /// An own write not yet posted (in-memory stores).
     private var ownWritePending = false
     /// When the next check is due (nil: none scheduled).
@@ -75,7 +77,6 @@ final class RemoteChangeWatcher: @unchecked Sendable {
         self.store = store
         self.coordinator = coordinator
         queue = DispatchQueue(label: "OpenCoreData.PersistentStoreCoordinator.remoteChange")
-        timer = DispatchSource.makeTimerSource(queue: queue)
         guard store.type == .sqlite, let url = store.url else {
             detection = .ownWrites
             return
@@ -98,7 +99,7 @@ final class RemoteChangeWatcher: @unchecked Sendable {
         // Released without `stop()` (the coordinator went away): sources must be cancelled
         // to be freed; the monitor's cancel handler closes its descriptor on the queue.
         if !stopped {
-            timer.cancel()
+            timer?.cancel()
             monitor?.cancel()
         }
     }
@@ -106,14 +107,18 @@ final class RemoteChangeWatcher: @unchecked Sendable {
     /// Starts watching.
     func start() {
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
-        timer.setEventHandler { [weak self] in self?.check() }
-        if detection == .polling {
-            timer.schedule(deadline: .now() + Timing.pollingInterval, repeating: Timing.pollingInterval, leeway: .milliseconds(10))
-        } else {
-            timer.schedule(deadline: .distantFuture, repeating: .never)
+        queue.sync {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            self.timer = timer
+            timer.setEventHandler { [weak self] in self?.check() }
+            if detection == .polling {
+                timer.schedule(deadline: .now() + Timing.pollingInterval, repeating: Timing.pollingInterval, leeway: .milliseconds(10))
+            } else {
+                timer.schedule(deadline: nextCheck ?? .distantFuture, repeating: .never, leeway: .milliseconds(2))
+            }
+            timer.activate()
+            monitor?.start { [weak self] in self?.writeSeen() }
         }
-        timer.activate()
-        monitor?.start { [weak self] in self?.writeSeen() }
     }
 
     /// Stops watching and closes the watcher's descriptors and connection. Once it
@@ -122,7 +127,7 @@ final class RemoteChangeWatcher: @unchecked Sendable {
         let onQueue = DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self)
         let stopping = { [self] in
             stopped = true
-            timer.cancel()
+            timer?.cancel()
             monitor?.cancel()
             connection?.close()
             connection = nil
@@ -154,7 +159,7 @@ final class RemoteChangeWatcher: @unchecked Sendable {
     private func schedule(at deadline: DispatchTime) {
         if let nextCheck, nextCheck <= deadline { return }
         nextCheck = deadline
-        timer.schedule(deadline: deadline, repeating: .never, leeway: .milliseconds(2))
+        timer?.schedule(deadline: deadline, repeating: .never, leeway: .milliseconds(2))
     }
 
     private func check() {

@@ -183,16 +183,19 @@ import OpenCoreDataTestSupport
         #expect(recorder.first(after: start, timeout: Self.bound) != nil)
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func aNonBooleanOptionIsRefusedBeforeTheStoreIsCreated(kind: StoreKind) throws {
+    @Test(arguments: StoreKind.allCases, [PersistentStoreOption.remoteChangeNotificationPost, PersistentStoreOption.remoteChangePolling])
+    func aNonBooleanOptionIsRefusedBeforeTheStoreIsCreated(kind: StoreKind, key: String) throws {
         let folder = TemporaryFolder()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: TortureModel.make())
+        var options: [String: any Sendable] = [PersistentStoreOption.remoteChangeNotificationPost: true]
+        options[key] = "yes"
         let error = caughtError {
-            try coordinator.addPersistentStore(type: kind.type, at: folder.file(), options: [PersistentStoreOption.remoteChangeNotificationPost: "yes"])
+            try coordinator.addPersistentStore(type: kind.type, at: folder.file(), options: options)
         }
         #expect(error?.code == .storeOpenFailed)
-        #expect(error?.key == PersistentStoreOption.remoteChangeNotificationPost)
+        #expect(error?.key == key)
         #expect(!FileManager.default.fileExists(atPath: folder.file().path))
         #expect(coordinator.persistentStores.isEmpty)
+        #expect(coordinator.remoteChangeDetection.isEmpty)
     }
 }
