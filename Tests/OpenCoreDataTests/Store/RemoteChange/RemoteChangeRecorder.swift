@@ -90,12 +90,12 @@ enum FolderDescriptors {
         return count
     }
 
-    /// `count(folder)` once it equals `expected`, or after `timeout` (a released
-    /// watcher's inotify descriptor is closed on its queue, just after the release).
-    static func settle(_ folder: URL, to expected: Count, timeout: TimeInterval = 2) -> Count {
+    /// `count(folder)` once `done` holds for it, or after `timeout` (a released watcher's
+    /// inotify descriptor is closed on its queue, just after the release).
+    static func settle(_ folder: URL, timeout: TimeInterval = 2, until done: (Count) -> Bool) -> Count {
         let deadline = Date().addingTimeInterval(timeout)
         var now = count(folder)
-        while now != expected, Date() < deadline {
+        while !done(now), Date() < deadline {
             usleep(5_000)
             now = count(folder)
         }
