@@ -40,7 +40,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///     holding the fetched entity.
     ///   - url: the store file (ignored by the in-memory store).
     ///   - options: `PersistentStoreOption` keys (pragmas, read-only, timeout, a quick
-    ///     check at open; the in-memory store ignores these) and
+    ///     check at open, persistent history; the in-memory store ignores these, but
+    ///     refuses `persistentHistoryTracking` with `.storeOpenFailed`) and
     ///     `remoteChangeNotificationPost`, `remoteChangePolling` (both stores).
     /// - Throws: `.invalidModel`, `.incompatibleModel`, `.notAStore`, `.storeCorrupt`,
     ///   `.storeReadOnly`, `.storeTimeout`, `.storeOpenFailed`; nothing is written to an
@@ -61,11 +62,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             guard let url, url.isFileURL else { throw CoreDataError(.storeOpenFailed, "A SQLite store needs a file URL.") }
             backend = try SQLiteStore(model: managedObjectModel, url: url, entities: entities, options: SQLiteStoreOptions(options))
         case .inMemory:
+            if options?[PersistentStoreOption.persistentHistoryTracking] as? Bool == true {
+                throw CoreDataError(.storeOpenFailed,
+                    "Persistent history is recorded by SQLite stores only, as in Core Data: the in-memory store cannot take PersistentStoreOption.persistentHistoryTracking.",
+                    key: PersistentStoreOption.persistentHistoryTracking)
+            }
             backend = InMemoryStore(model: managedObjectModel)
         default:
             throw CoreDataError(.storeInvalidType, "Unknown store type '\(type.rawValue)'.")
         }
-        let store = PersistentStore(type: type, url: url, model: managedObjectModel, configurationName: configuration, entities: entities, backend: backend)
+        let store = PersistentStore(type: type, url: url, model: managedObjectModel, configurationName: configuration, entities: entities, backend: backend, options: options)
         let watcher = try makeRemoteChangeWatcher(for: store, request: remoteChanges)
         lock.withLock {
             stores.append(store)

@@ -2,7 +2,8 @@ import Foundation
 import OpenCoreData
 
 /// Another process writing a store that the parent watches for remote changes. Opens the
-/// store with history tracking and remote change notifications, prints `armed`, then
+/// store with history tracking and remote change notifications (its context's
+/// `transactionAuthor` is `remote-writer`), prints `armed`, then
 /// runs one command per line of standard input:
 /// - `save TITLE`: inserts an `Item` titled TITLE and saves; prints `ack save TITLE`.
 /// - `batch GROUP`: sets every `Item`'s group to GROUP with a batch update; prints
@@ -18,6 +19,7 @@ struct RemoteWriter {
             PersistentStoreOption.persistentHistoryTracking: true,
             PersistentStoreOption.remoteChangeNotificationPost: true,
         ])
+        stack.context.transactionAuthor = "remote-writer"
         let observer = NotificationCenter.default.addObserver(
             forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: stack.coordinator, queue: nil
         ) { _ in emit("notified") }

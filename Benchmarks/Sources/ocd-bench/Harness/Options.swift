@@ -10,6 +10,8 @@ struct Options {
     var openCost = false
     /// Measure W13, a fetched results controller's one change against a refetch, instead of the workloads.
     var frcCost = false
+    /// Measure persistent history's cost (inserts + save, a batch delete) instead of the workloads.
+    var historyCost = false
     /// Measure commit → remote change notification latency across processes, and the watcher's cost.
     var remoteLatency = false
     /// `--remote-latency`: saves of the other process to time.
@@ -21,6 +23,7 @@ struct Options {
         usage: ocd-bench [--passes N] [--rows N] [--only W1,W2,...] [--engines raw,grdb-record,grdb-row,ocd-typed,ocd-kvc] [--no-bytes]
                ocd-bench --open-cost [--passes N] [--rows N]
                ocd-bench --frc-cost [--passes N] [--rows N]
+               ocd-bench --history-cost [--passes N] [--rows N]
                ocd-bench --remote-latency [--saves N]
           --passes N   timed runs per (engine, workload), median reported (default 5)
           --rows N     rows of the Flat table (default 100000)
@@ -29,6 +32,7 @@ struct Options {
           --no-bytes   skip the heap-bytes-per-object measurement
           --open-cost  time opening the W1 store with and without PersistentStoreOption.verifiesOnOpen
           --frc-cost   W13: one sort-key change in an N-object FetchedResultsController vs a refetch
+          --history-cost  N inserts + save and a batch delete of N rows, with and without persistent history
           --remote-latency  another process's commit → storeRemoteChangeNotification (median, p95, max over
                        --saves N saves, default 50), and the watcher's idle and per-save cost
         """
@@ -63,6 +67,8 @@ struct Options {
                 openCost = true
             case "--frc-cost":
                 frcCost = true
+            case "--history-cost":
+                historyCost = true
             case "--remote-latency":
                 remoteLatency = true
             case "--saves":

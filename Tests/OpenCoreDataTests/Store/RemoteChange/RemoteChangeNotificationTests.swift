@@ -101,6 +101,25 @@ import OpenCoreDataTestSupport
         #expect(recorder.arrivals(after: start, waiting: 0.3).isEmpty)
     }
 
+    /// With history tracking the notification carries the store's newest history token:
+    /// after a burst of another coordinator's saves, the one posted after the last commit
+    /// holds the token of the last transaction.
+    @Test func theTokenIsTheNewestTransactionsAfterABurst() throws {
+        let folder = TemporaryFolder()
+        let tracking: [String: any Sendable] = [PersistentStoreOption.persistentHistoryTracking: true]
+        let (watched, watchedContext) = try Self.stack(.sqlite, at: folder.file(), options: tracking.merging(Self.postingOptions) { $1 })
+        let (_, writerContext) = try Self.stack(.sqlite, at: folder.file(), options: tracking)
+        let recorder = RemoteChangeRecorder(watched)
+        for index in 0..<5 { try Self.saveItem("burst \(index)", in: writerContext) }
+        let lastCommit = Date()
+        let note = try #require(recorder.first(after: lastCommit, timeout: Self.bound))
+        let newest = try watchedContext.performAndWait {
+            try watchedContext.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)).transactions.last?.token
+        }
+        #expect(newest != nil)
+        #expect(note.userInfo[PersistentHistoryTokenKey] as? PersistentHistoryToken == newest)
+    }
+
     /// A burst of commits: at least one notification, and one after the last commit (it
     /// carries the newest token), however many the burst was folded into.
     @Test func aBurstIsPostedAndItsLastCommitIsCovered() throws {
