@@ -193,7 +193,7 @@ enum RemoteLatency {
         var switches: Int
         static func now() -> Usage {
             var usage = rusage()
-            getrusage(RUSAGE_SELF, &usage)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
             func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
             return Usage(cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime), switches: usage.ru_nvcsw + usage.ru_nivcsw)
         }
