@@ -30,6 +30,7 @@ struct OCDTorture {
             case .concurrencyMisuse, .concurrencyCorrect: try ConcurrencyDebugMode(arguments).run()
             case .dalAppState: try DALAppState(arguments).run()
             case .dalCommandLine: try DALCommandLine(arguments).run()
+            case .remoteWriter: try RemoteWriter(arguments).run()
             }
             emit("done")
         } catch {

@@ -14,6 +14,7 @@ struct TortureArguments {
         case concurrencyCorrect = "concurrency-correct"
         case dalAppState = "dal-app-state"
         case dalCommandLine = "dal-cli"
+        case remoteWriter = "remote-writer"
     }
 
     var mode: Mode

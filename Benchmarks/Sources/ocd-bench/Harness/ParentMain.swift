@@ -13,6 +13,15 @@ enum ParentMain {
                 return 1
             }
         }
+        if options.remoteLatency {
+            do {
+                print(try RemoteLatency.run(saves: options.saves))
+                return 0
+            } catch {
+                log("remote latency: FAILED \(error)")
+                return 1
+            }
+        }
         if options.frcCost {
             do {
                 print(try FRCCost.run(rows: options.rows, passes: options.passes))
