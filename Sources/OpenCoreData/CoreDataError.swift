@@ -129,6 +129,10 @@ extension CoreDataError {
         /// The store was written with a different model (NSPersistentStoreIncompatibleVersionHashError).
         public static let incompatibleModel = Code(rawValue: 134100, name: "incompatibleModel")
         public static let sqliteError = Code(rawValue: 134180, name: "sqliteError")
+        /// A persistent history request's token is no longer valid: the history after it
+        /// was deleted, or it names a store the coordinator does not have
+        /// (NSPersistentHistoryTokenExpiredError). Fetch again from a nil token.
+        public static let persistentHistoryTokenExpired = Code(rawValue: 134301, name: "persistentHistoryTokenExpired")
 
         // MARK: - OpenCoreData's own codes (200000 and up, outside Core Data's ranges)
         /// The store cannot be written: a read-only file, directory or mount, or a store

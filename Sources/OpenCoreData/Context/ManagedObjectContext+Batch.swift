@@ -17,6 +17,7 @@ extension ManagedObjectContext {
     ///   `.storeUnsupportedRequest` for a request spanning several stores; store errors.
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
         checkQueue()
+        request.origin = transactionOrigin
         switch request {
         case let insert as BatchInsertRequest:
             let ids = try parentStore.batchInsert(insert)

@@ -90,6 +90,7 @@ extension ManagedObjectContext {
             appendToManyChanges(of: object, into: &request, all: false)
         }
         request.deletes = changes.deleted.map { SaveRequest.Deletion(id: $0.objectID, version: $0.committed?.version ?? 0) }
+        request.origin = transactionOrigin
         request.refersToObjects = !request.toManyChanges.isEmpty
             || changes.inserted.contains { !$0.slots.toOneSlots.isEmpty }
             || changes.updated.contains { !$0.slots.toOneSlots.isEmpty }

@@ -38,8 +38,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var parent: ManagedObjectContext? {
         didSet { didSetParent(oldValue) }
     }
-    /// A name for debugging.
+    /// A name for debugging, also recorded as `contextName` in persistent history.
     public var name: String?
+    /// The author recorded in persistent history for this context's saves to the store
+    /// and its batch requests (`PersistentHistoryTransaction.author`); a child context's
+    /// saves are recorded when its parent saves, under the parent's author.
+    public var transactionAuthor: String?
     /// Whether a fetch includes objects inserted, changed or deleted in this context but
     /// not yet saved, by default (each request can override it).
     public var defaultIncludesPendingChanges = true

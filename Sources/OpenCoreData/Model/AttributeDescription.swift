@@ -75,6 +75,11 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
     public var isIndexed = false {
         willSet { checkMutable("isIndexed") }
     }
+    /// Xcode's "Preserve After Deletion": persistent history keeps the value of a deleted
+    /// object in its delete change's `tombstone`, so readers can tell which object went.
+    public var preservesValueInHistoryOnDeletion = false {
+        willSet { checkMutable("preservesValueInHistoryOnDeletion") }
+    }
 
     public init(
         name: String,

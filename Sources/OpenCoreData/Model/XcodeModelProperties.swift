@@ -30,6 +30,7 @@ enum XcodeModelProperties {
         readCommon(xml, into: attribute)
         attribute.isIndexed = isYes(xml["indexed"])
         attribute.allowsExternalBinaryDataStorage = isYes(xml["allowsExternalBinaryDataStorage"])
+        attribute.preservesValueInHistoryOnDeletion = isYes(xml["preserveAfterDeletion"])
         attribute.valueTransformerName = nonEmpty(xml["valueTransformerName"])
         attribute.attributeValueClassName = nonEmpty(xml["customClassName"])
         attribute.regularExpression = nonEmpty(xml["regularExpressionString"])

@@ -11,6 +11,8 @@ import Foundation
 public class PersistentStoreRequest {
     /// The entity whose rows the request changes.
     public let entityName: String
+    /// Who executes the request (set by `execute(_:)`), for persistent history.
+    var origin = TransactionOrigin()
 
     init(entityName: String) {
         self.entityName = entityName

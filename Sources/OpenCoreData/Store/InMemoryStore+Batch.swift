@@ -3,7 +3,7 @@ import Foundation
 /// Batch updates and deletes over the rows in memory, with the SQLite store's semantics;
 /// each works on copies and commits only when it fully succeeds.
 extension InMemoryStore {
-    func batchUpdate(_ plan: BatchUpdatePlan) throws -> [ManagedObjectID] {
+    func batchUpdate(_ plan: BatchUpdatePlan, origin: TransactionOrigin) throws -> [ManagedObjectID] {
         executedStatementCount += 1
         let matches = try matchingRows(plan.fetch)
         var newRows = rows
@@ -27,7 +27,7 @@ extension InMemoryStore {
     /// The in-memory store deletes by IDs (`batchDelete(_:)`), which is as cheap here.
     func deleteMatching(_ query: StoreFetch) throws -> Int? { nil }
 
-    func batchDelete(_ ids: [ManagedObjectID]) throws -> Int {
+    func batchDelete(_ ids: [ManagedObjectID], origin: TransactionOrigin) throws -> Int {
         executedStatementCount += 1
         let doomed = Set(ids)
         var newRows = rows

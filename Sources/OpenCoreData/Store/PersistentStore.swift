@@ -66,8 +66,8 @@ public final class PersistentStore: @unchecked Sendable, CustomStringConvertible
         try backend.relatedRows(of: owners, relationship: relationship)
     }
     func save(_ request: SaveRequest) throws -> PermanentIDs { try backend.save(request) }
-    func batchUpdate(_ plan: BatchUpdatePlan) throws -> [ManagedObjectID] { try backend.batchUpdate(plan) }
-    func batchDelete(_ ids: [ManagedObjectID]) throws -> Int { try backend.batchDelete(ids) }
+    func batchUpdate(_ plan: BatchUpdatePlan, origin: TransactionOrigin) throws -> [ManagedObjectID] { try backend.batchUpdate(plan, origin: origin) }
+    func batchDelete(_ ids: [ManagedObjectID], origin: TransactionOrigin) throws -> Int { try backend.batchDelete(ids, origin: origin) }
     func deleteMatching(_ query: StoreFetch) throws -> Int? { try backend.deleteMatching(query) }
     func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
         try backend.obtainPermanentIDs(for: ids)
@@ -75,6 +75,8 @@ public final class PersistentStore: @unchecked Sendable, CustomStringConvertible
     func close() { backend.close() }
     func hasExternalChanges() throws -> Bool { try backend.hasExternalChanges() }
     func newestHistoryToken() throws -> PersistentHistoryToken? { try backend.newestHistoryToken() }
+    /// Whether saves and batch requests record persistent history here.
+    var recordsHistory: Bool { backend.recordsHistory }
 }
 
 /// What a store implementation provides. Calls are serialised by the coordinator.
@@ -104,11 +106,12 @@ protocol StoreBackend: AnyObject {
     func snapshot(for id: ManagedObjectID) throws -> RowSnapshot?
     /// The IDs a to-many relationship of `id` holds, in order for ordered ones.
     func relatedIDs(of id: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID]
-    /// Applies a batch update atomically; returns the IDs of the updated rows.
-    func batchUpdate(_ plan: BatchUpdatePlan) throws -> [ManagedObjectID]
+    /// Applies a batch update atomically; returns the IDs of the updated rows. `origin`
+    /// is recorded in persistent history by stores that track it.
+    func batchUpdate(_ plan: BatchUpdatePlan, origin: TransactionOrigin) throws -> [ManagedObjectID]
     /// Deletes rows atomically with their many-to-many rows, clearing to-one references
-    /// to them; returns how many rows were deleted.
-    func batchDelete(_ ids: [ManagedObjectID]) throws -> Int
+    /// to them; returns how many rows were deleted. `origin` as for `batchUpdate`.
+    func batchDelete(_ ids: [ManagedObjectID], origin: TransactionOrigin) throws -> Int
     /// Deletes the rows `query` matches with one statement, without reading them, when the
     /// store can (SQLite); nil when it cannot, and the caller deletes by IDs instead. Only
     /// for entities no relationship touches (`BatchDeleteRules.touchesNoRelationship`).
@@ -122,9 +125,21 @@ protocol StoreBackend: AnyObject {
     /// The token of the newest transaction in the store's persistent history, or nil
     /// when history is not tracked or empty.
     func newestHistoryToken() throws -> PersistentHistoryToken?
+    /// Whether saves and batch requests record persistent history (batch deletes must
+    /// then read every row they delete).
+    var recordsHistory: Bool { get }
+    /// The transactions a history request selects (with changes when `withChanges`), or
+    /// nil when the store has no history.
+    func fetchHistory(_ request: PersistentHistoryChangeRequest, withChanges: Bool) throws -> [PersistentHistoryTransaction]?
+    /// Deletes the transactions a history request selects; how many, or nil when the
+    /// store has no history.
+    func deleteHistory(_ request: PersistentHistoryChangeRequest) throws -> Int?
     func close()
 }
 
 extension StoreBackend {
     func newestHistoryToken() throws -> PersistentHistoryToken? { nil }
+    var recordsHistory: Bool { false }
+    func fetchHistory(_ request: PersistentHistoryChangeRequest, withChanges: Bool) throws -> [PersistentHistoryTransaction]? { nil }
+    func deleteHistory(_ request: PersistentHistoryChangeRequest) throws -> Int? { nil }
 }

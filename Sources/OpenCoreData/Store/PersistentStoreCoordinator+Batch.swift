@@ -13,6 +13,8 @@ extension PersistentStoreCoordinator {
         guard let first = save.inserts.first else { return [] }
         return try lock.withLock {
             let store = try singleStore(holding: [first.id.entity.slots.number], of: first.id.entity, for: "A batch insert")
+            var save = save
+            save.origin = request.origin
             let map = try store.save(save)
             rowCache.removeAll()
             return map.permanent
@@ -23,7 +25,7 @@ extension PersistentStoreCoordinator {
     func batchUpdate(_ request: BatchUpdateRequest) throws -> [ManagedObjectID] {
         let plan = try BatchUpdatePlan(request, model: managedObjectModel)
         return try lock.withLock {
-            let ids = try singleStore(for: plan.fetch, request: "A batch update").batchUpdate(plan)
+            let ids = try singleStore(for: plan.fetch, request: "A batch update").batchUpdate(plan, origin: request.origin)
             rowCache.removeAll()
             return ids
         }
@@ -40,8 +42,9 @@ extension PersistentStoreCoordinator {
             case .matching(let resolve):
                 let fetch = try resolve(managedObjectModel)
                 store = try singleStore(for: fetch, request: "A batch delete")
+                // With persistent history every deleted row is read and recorded.
                 if request.resultType != .resultTypeObjectIDs, BatchDeleteRules.touchesNoRelationship(fetch.entity),
-                   let count = try store.deleteMatching(fetch) {
+                   !store.recordsHistory, let count = try store.deleteMatching(fetch) {
                     rowCache.removeAll()
                     return (nil, count)
                 }
@@ -61,7 +64,7 @@ extension PersistentStoreCoordinator {
             }
             let deleted = try BatchDeleteRules.closure(of: ids, in: store)
             guard !deleted.isEmpty else { return ([], 0) }
-            _ = try store.batchDelete(deleted)
+            _ = try store.batchDelete(deleted, origin: request.origin)
             rowCache.removeAll()
             return (deleted, deleted.count)
         }

@@ -37,7 +37,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///     holding the fetched entity.
     ///   - url: the store file (ignored by the in-memory store).
     ///   - options: `PersistentStoreOption` keys (pragmas, read-only, timeout, a quick
-    ///     check at open); the in-memory store ignores them.
+    ///     check at open, persistent history); the in-memory store ignores them, but
+    ///     refuses `persistentHistoryTracking` with `.storeOpenFailed`.
     /// - Throws: `.invalidModel`, `.incompatibleModel`, `.notAStore`, `.storeCorrupt`,
     ///   `.storeReadOnly`, `.storeTimeout`, `.storeOpenFailed`; nothing is written to an
     ///   existing file that fails to open (except rolling back a hot journal).
@@ -56,6 +57,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             guard let url, url.isFileURL else { throw CoreDataError(.storeOpenFailed, "A SQLite store needs a file URL.") }
             backend = try SQLiteStore(model: managedObjectModel, url: url, entities: entities, options: SQLiteStoreOptions(options))
         case .inMemory:
+            if options?[PersistentStoreOption.persistentHistoryTracking] as? Bool == true {
+                throw CoreDataError(.storeOpenFailed,
+                    "Persistent history is recorded by SQLite stores only, as in Core Data: the in-memory store cannot take PersistentStoreOption.persistentHistoryTracking.",
+                    key: PersistentStoreOption.persistentHistoryTracking)
+            }
             backend = InMemoryStore(model: managedObjectModel)
         default:
             throw CoreDataError(.storeInvalidType, "Unknown store type '\(type.rawValue)'.")

@@ -33,6 +33,8 @@ struct SaveRequest {
     /// Whether any saved value may refer to an object by ID (to-one values, to-many
     /// changes), so temporary IDs must be looked up when they become permanent.
     var refersToObjects = false
+    /// Who saved: recorded in persistent history by stores that track it.
+    var origin = TransactionOrigin()
 
     var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty && toManyChanges.isEmpty }
 }

@@ -10,6 +10,8 @@ struct Options {
     var openCost = false
     /// Measure W13, a fetched results controller's one change against a refetch, instead of the workloads.
     var frcCost = false
+    /// Measure persistent history's cost (inserts + save, a batch delete) instead of the workloads.
+    var historyCost = false
     /// Measure heap bytes per object after the workloads (`BytesReport`).
     var measuresBytes = true
 
@@ -17,6 +19,7 @@ struct Options {
         usage: ocd-bench [--passes N] [--rows N] [--only W1,W2,...] [--engines raw,grdb-record,grdb-row,ocd-typed,ocd-kvc] [--no-bytes]
                ocd-bench --open-cost [--passes N] [--rows N]
                ocd-bench --frc-cost [--passes N] [--rows N]
+               ocd-bench --history-cost [--passes N] [--rows N]
           --passes N   timed runs per (engine, workload), median reported (default 5)
           --rows N     rows of the Flat table (default 100000)
           --only LIST  workloads to run (default all: \(Workload.allCases.map(\.rawValue).joined(separator: ",")))
@@ -24,6 +27,7 @@ struct Options {
           --no-bytes   skip the heap-bytes-per-object measurement
           --open-cost  time opening the W1 store with and without PersistentStoreOption.verifiesOnOpen
           --frc-cost   W13: one sort-key change in an N-object FetchedResultsController vs a refetch
+          --history-cost  N inserts + save and a batch delete of N rows, with and without persistent history
         """
 
     struct Invalid: Error, CustomStringConvertible {
@@ -56,6 +60,8 @@ struct Options {
                 openCost = true
             case "--frc-cost":
                 frcCost = true
+            case "--history-cost":
+                historyCost = true
             case "--help", "-h":
                 throw Invalid(description: "")
             default:

@@ -13,6 +13,15 @@ enum ParentMain {
                 return 1
             }
         }
+        if options.historyCost {
+            do {
+                print(try HistoryCost.run(rows: options.rows, passes: options.passes))
+                return 0
+            } catch {
+                log("history cost: FAILED \(error)")
+                return 1
+            }
+        }
         if options.openCost {
             do {
                 print(try OpenCost.run(rows: options.rows, passes: options.passes))

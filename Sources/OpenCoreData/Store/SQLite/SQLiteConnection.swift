@@ -136,6 +136,13 @@ final class SQLiteConnection {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// The rowid (`Z_PK`) of the row the last INSERT added.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Why the store was opened read-only when it was not asked to be (a store with
+    /// persistent history opened without tracking): added to `.storeReadOnly` errors.
+    var readOnlyReason: String?
+
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     func error(_ code: Int32, _ message: String) -> CoreDataError {
@@ -148,7 +155,8 @@ final class SQLiteConnection {
         case SQLITE_NOTADB: kind = .notAStore
         case SQLITE_CORRUPT: kind = .storeCorrupt
         case SQLITE_CONSTRAINT: kind = .constraintViolation
-        case SQLITE_READONLY: kind = .storeReadOnly
+        case SQLITE_READONLY:
+            return CoreDataError(.storeReadOnly, "SQLite error \(code): \(message)" + (readOnlyReason.map { ". \($0)" } ?? ""), sqliteResultCode: code)
         case SQLITE_BUSY, SQLITE_LOCKED:
             let seconds = Double(busyTimeout) / 1000
             return CoreDataError(.storeTimeout,

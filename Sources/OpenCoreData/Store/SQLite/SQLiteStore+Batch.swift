@@ -6,7 +6,7 @@ extension SQLiteStore {
     // MARK: - Update
 
     /// Applies `plan` to the rows it matches; returns their IDs.
-    func batchUpdate(_ plan: BatchUpdatePlan) throws -> [ManagedObjectID] {
+    func batchUpdate(_ plan: BatchUpdatePlan, origin: TransactionOrigin) throws -> [ManagedObjectID] {
         try connection.inTransaction {
             let keys = try fetchKeys(plan.fetch)
             var ids: [ManagedObjectID] = []
@@ -34,6 +34,12 @@ extension SQLiteStore {
                     error.message = "A batch update of \(plan.fetch.entity.name) violates a uniqueness constraint (\(error.message))."
                 }
                 throw error
+            }
+            if let history {
+                let slots = plan.assignments.map(\.slot)
+                try history.record(ids.map { id in
+                    SQLiteHistory.Change(type: SQLiteHistory.update, id: id, columns: SQLiteHistory.columns(slots, slotCount: id.entity.slots.properties.count))
+                }, origin: origin)
             }
             return ids
         }
@@ -117,10 +123,14 @@ extension SQLiteStore {
     // MARK: - Delete
 
     /// Deletes the rows of `ids` with their many-to-many rows, and clears every to-one
-    /// column that points at them; returns how many rows were deleted.
-    func batchDelete(_ ids: [ManagedObjectID]) throws -> Int {
+    /// column that points at them; returns how many rows were deleted. With persistent
+    /// history, each deleted row is recorded as a delete (with its tombstone) and each row
+    /// whose reference was cleared as an update.
+    func batchDelete(_ ids: [ManagedObjectID], origin: TransactionOrigin) throws -> Int {
         try connection.inTransaction {
             var deleted = 0
+            let tombstones = try history?.tombstones(of: ids) ?? [:]
+            var cleared: [SQLiteHistory.Change] = []
             let byRoot = Dictionary(grouping: ids.compactMap { id in id.primaryKey.map { (ObjectIdentifier(id.entity.rootEntity), id.entity.rootEntity, $0) } }, by: \.0)
             for group in byRoot.values {
                 let root = group[0].1
@@ -139,12 +149,32 @@ extension SQLiteStore {
                         let column = mapping.table.columns[mapping.valueColumn[slot]!].name
                         var clear = "\(column) = NULL"
                         if let entityColumn = mapping.entityColumn[slot] { clear += ", \(mapping.table.columns[entityColumn].name) = NULL" }
+                        if history != nil { cleared += try referencingRows(mapping, column: column, slot: slot, keys: keys) }
                         _ = try run("UPDATE \(mapping.table.name) SET \(clear), Z_OPT = Z_OPT + 1 WHERE \(column) IN (SELECT value FROM json_each(?))", keys)
                     }
                 }
             }
+            if let history {
+                let deletes = ids.map { SQLiteHistory.Change(type: SQLiteHistory.delete, id: $0, tombstone: tombstones[$0]) }
+                try history.record(deletes + cleared, origin: origin)
+            }
             return deleted
         }
+    }
+
+    /// The rows of `mapping`'s entity (and its sub-entities) whose to-one `column` points
+    /// at one of `keys`, as updates of that relationship, for the history of a batch delete.
+    private func referencingRows(_ mapping: SQLiteSchema.EntityMapping, column: String, slot: Int, keys: String) throws -> [SQLiteHistory.Change] {
+        let select = try connection.cachedStatement("SELECT Z_PK, Z_ENT FROM \(mapping.table.name) WHERE \(column) IN (SELECT value FROM json_each(?))")
+        select.bind(.text(keys), at: 1)
+        defer { select.reset() }
+        var rows: [SQLiteHistory.Change] = []
+        while try select.step() {
+            let id = try objectID(entityNumber: select.int64(1), primaryKey: select.int64(0))
+            guard id.entity.isKindOf(entity: mapping.entity) else { continue }
+            rows.append(SQLiteHistory.Change(type: SQLiteHistory.update, id: id, columns: SQLiteHistory.columns([slot], slotCount: id.entity.slots.properties.count)))
+        }
+        return rows
     }
 
     /// One `DELETE` of the rows `fetch` matches (a plain `DELETE FROM` — SQLite's truncate

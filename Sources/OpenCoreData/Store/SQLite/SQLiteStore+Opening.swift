@@ -35,14 +35,16 @@ extension SQLiteStore {
             let found = try readMetadata(connection)
             try found?.checkCompatible(with: model, path: path)
             if options.verifiesOnOpen { try quickCheck(connection) }
-            if checksReadOnly && !options.readOnly {
+            let historyReadOnlyReason = try readOnlyReasonForHistory(connection, options: options)
+            if checksReadOnly != (options.readOnly || historyReadOnlyReason != nil) {
                 connection.close()
-                connection = try SQLiteConnection(path: path, create: false, busyTimeout: options.timeoutMilliseconds)
+                connection = try SQLiteConnection(path: path, readOnly: !checksReadOnly, create: false, busyTimeout: options.timeoutMilliseconds)
             }
-            // Opened read-only on request, or because the file cannot be written (saves then
-            // throw `.storeReadOnly`). Such a connection can change neither the journal mode
-            // nor how writes sync.
-            let readOnly = options.readOnly || connection.isReadOnly
+            connection.readOnlyReason = historyReadOnlyReason
+            // Opened read-only on request, because the file cannot be written, or because
+            // it records history and tracking is off (saves then throw `.storeReadOnly`).
+            // Such a connection can change neither the journal mode nor how writes sync.
+            let readOnly = options.readOnly || historyReadOnlyReason != nil || connection.isReadOnly
             for pragma in options.pragmas where !(readOnly && SQLiteStoreOptions.defaultPragmas[pragma.name] != nil) {
                 try retryingWhileLocked(timeout: options.timeout) { _ = try connection.scalar("PRAGMA \(pragma.name) = \(pragma.value)") }
             }
@@ -52,7 +54,8 @@ extension SQLiteStore {
                 }
                 return (connection, found)
             }
-            return (connection, try prepareForWriting(connection, found: found, model: model, schema: schema, entities: entities))
+            return (connection, try prepareForWriting(connection, found: found, model: model, schema: schema, entities: entities,
+                                                      tracksHistory: options.tracksHistory))
         } catch {
             connection.close()
             throw openingError(error, path: path)
@@ -77,15 +80,17 @@ extension SQLiteStore {
 
     /// In one write transaction: creates the store when the file has no tables yet (unless
     /// another process created it since `found` was read), else adds the configuration's
-    /// missing tables and indexes and heals the primary-key counters. Returns the store's metadata.
+    /// missing tables and indexes and heals the primary-key counters; with `tracksHistory`,
+    /// creates the persistent history tables when missing. Returns the store's metadata.
     private static func prepareForWriting(_ connection: SQLiteConnection, found: SQLiteMetadata?, model: ManagedObjectModel,
-                                          schema: SQLiteSchema, entities: [EntityDescription]) throws -> SQLiteMetadata {
+                                          schema: SQLiteSchema, entities: [EntityDescription], tracksHistory: Bool) throws -> SQLiteMetadata {
         try connection.inTransaction {
             var found = found
             if found == nil {
                 found = try SQLiteMetadata.read(from: connection)
                 try found?.checkCompatible(with: model, path: connection.path)
             }
+            if tracksHistory { try SQLiteHistory.createTables(on: connection, model: model) }
             guard let found else { return try createStore(on: connection, model: model, schema: schema, entities: entities) }
             // Another configuration of the model may have created the file: add what this
             // one lacks.

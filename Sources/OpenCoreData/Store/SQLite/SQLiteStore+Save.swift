@@ -2,7 +2,8 @@ import Foundation
 
 extension SQLiteStore {
     /// Applies a save in one `BEGIN IMMEDIATE` transaction; on any error it is rolled
-    /// back and the file is as before.
+    /// back and the file is as before. With persistent history, the save's transaction is
+    /// recorded in the same SQLite transaction.
     ///
     /// Updates and deletes apply only to rows still at the version the context read
     /// (`WHERE Z_PK = ? AND Z_OPT = ?`); every row that is not is collected and the save
@@ -16,6 +17,7 @@ extension SQLiteStore {
             // Rows are deleted first, so that a new or updated row may take a unique value a
             // deleted one had; their join rows go last, after the to-many writes.
             var removed: [ManagedObjectID] = []
+            let tombstones = try history?.tombstones(of: request.deletes.map(\.id)) ?? [:]
             for deletion in request.deletes where try deleteRow(deletion, conflicts: &conflicts) { removed.append(deletion.id) }
             do {
                 try releaseConstrainedValues(of: request.updates)
@@ -44,6 +46,9 @@ extension SQLiteStore {
             }
             for id in removed { try deleteJoinRows(of: id) }
             if !conflicts.isEmpty { throw StoreConflicts(conflicts: conflicts) }
+            if let history {
+                try history.record(history.changes(of: request, permanent: map.permanent, removed: removed, tombstones: tombstones), origin: request.origin)
+            }
             return map
         }
     }

@@ -23,6 +23,8 @@ final class SQLiteStore: StoreBackend {
     var deleteStatements: [ObjectIdentifier: [SQLiteStatement]] = [:]
     /// `PRAGMA data_version` when last read (see `hasExternalChanges()`).
     var lastDataVersion: Int64?
+    /// The store's persistent history, when its file has one (nil: no history, no cost).
+    let history: SQLiteHistory?
 
     /// Opens the store at `url` (see `open(path:model:schema:entities:options:)`),
     /// creating it when the file is missing or holds no tables. `entities` are those of
@@ -38,6 +40,7 @@ final class SQLiteStore: StoreBackend {
         identifier = stored.uuid
         metadata = stored.dictionary
         storeNumber = StoreNumbers.number(for: identifier)
+        history = try Self.history(on: connection, schema: schema, model: model, options: options)
         _ = try hasExternalChanges()
     }
 

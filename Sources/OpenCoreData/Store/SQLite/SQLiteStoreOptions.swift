@@ -11,6 +11,9 @@ struct SQLiteStoreOptions {
     /// The busy timeout, in seconds.
     var timeout = 5.0
     var verifiesOnOpen = false
+    /// Whether saves and batch requests record persistent history
+    /// (`PersistentStoreOption.persistentHistoryTracking`).
+    var tracksHistory = false
 
     /// The pragmas every store gets unless the options say otherwise: a WAL journal with
     /// full sync.
@@ -34,6 +37,7 @@ struct SQLiteStoreOptions {
         }.map { (name: $0.key, value: $0.value) }
         readOnly = try Self.bool(options, PersistentStoreOption.readOnly) ?? false
         verifiesOnOpen = try Self.bool(options, PersistentStoreOption.verifiesOnOpen) ?? false
+        tracksHistory = try Self.bool(options, PersistentStoreOption.persistentHistoryTracking) ?? false
         if let value = options[PersistentStoreOption.timeout] {
             guard let seconds = (value as? Double) ?? (value as? Int).map(Double.init), seconds >= 0, seconds.isFinite else {
                 throw Self.wrongType(PersistentStoreOption.timeout, "a number of seconds, 0 or more")
