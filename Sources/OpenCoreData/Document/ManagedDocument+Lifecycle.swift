@@ -87,12 +87,14 @@ extension ManagedDocument {
     /// Whether the store is loaded.
     var isOpen: Bool { lock.withLock { status.store != nil } }
 
-    /// The options the store is added with: the document's, plus history tracking and
-    /// remote change notifications (unless set otherwise), which the document follows
-    /// other processes' saves with.
-    var effectiveStoreOptions: [String: any Sendable] {
+    /// The options a store of `type` is added with: the document's, plus history tracking
+    /// (SQLite only, as only SQLite stores keep history) and remote change notifications
+    /// (unless set otherwise), which the document follows other processes' saves with.
+    func effectiveStoreOptions(for type: PersistentStoreType) -> [String: any Sendable] {
         var options = persistentStoreOptions ?? [:]
-        if options[PersistentStoreOption.persistentHistoryTracking] == nil { options[PersistentStoreOption.persistentHistoryTracking] = true }
+        if type == .sqlite, options[PersistentStoreOption.persistentHistoryTracking] == nil {
+            options[PersistentStoreOption.persistentHistoryTracking] = true
+        }
         if options[PersistentStoreOption.remoteChangeNotificationPost] == nil { options[PersistentStoreOption.remoteChangeNotificationPost] = true }
         return options
     }
@@ -115,12 +117,11 @@ extension ManagedDocument {
         } else if !files.fileExists(atPath: storeURL.path) {
             throw CoreDataError(.storeOpenFailed, "There is no document at \(fileURL.path) (no \(Self.storeContentName)/\(Self.persistentStoreName) in it): create it with save(to:for: .forCreating).")
         }
-        let options = effectiveStoreOptions
+        let type = persistentStoreType(forFileType: fileURL.pathExtension)
+        let options = effectiveStoreOptions(for: type)
         let store: PersistentStore
         do {
-            store = try persistentStoreCoordinator.addPersistentStore(
-                type: persistentStoreType(forFileType: fileURL.pathExtension),
-                configuration: modelConfiguration, at: storeURL, options: options)
+            store = try persistentStoreCoordinator.addPersistentStore(type: type, configuration: modelConfiguration, at: storeURL, options: options)
         } catch {
             if creating { try? files.removeItem(at: fileURL) }
             throw error
