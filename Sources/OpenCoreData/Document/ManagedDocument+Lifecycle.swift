@@ -129,6 +129,7 @@ extension ManagedDocument {
         let readOnly = (options[PersistentStoreOption.readOnly] as? Bool) == true
             || (store.type == .sqlite && !files.isWritableFile(atPath: storeURL.path))
         lock.withLock { status.store = store }
+        startFollowingHistory(of: store)
         setState(readOnly ? .editingDisabled : .normal)
     }
 
@@ -137,7 +138,7 @@ extension ManagedDocument {
         writer.performAndWait { writer.reset() }
         managedObjectContext.reset()
         let store = lock.withLock { () -> PersistentStore? in
-            defer { status.store = nil; status.writerHasChanges = false; status.editGeneration += 1 }
+            defer { status.store = nil; status.writerHasChanges = false; status.editGeneration += 1; status.historyToken = nil }
             return status.store
         }
         if let store { persistentStoreCoordinator.remove(store) }

@@ -73,7 +73,13 @@ open class ManagedDocument: @unchecked Sendable {
         /// Bumped by every edit; a scheduled autosave runs only if it is still current.
         var editGeneration = 0
         var observers: [any NSObjectProtocol] = []
+        /// The store's history merged so far (nil: none, or the store keeps no history).
+        var historyToken: PersistentHistoryToken?
     }
+
+    /// The writer's `transactionAuthor`, unique to this document object: its own saves
+    /// are skipped when it merges the store's history.
+    let author = "ManagedDocument \(UUID().uuidString)"
 
     /// A closed document at `fileURL` using `model`. Nothing is read until `open` or
     /// `save(to:for: .forCreating)`.
@@ -84,6 +90,7 @@ open class ManagedDocument: @unchecked Sendable {
         writer = ManagedObjectContext(concurrencyType: .privateQueue)
         writer.name = "ManagedDocument.writer"
         writer.persistentStoreCoordinator = persistentStoreCoordinator
+        writer.transactionAuthor = author
         managedObjectContext = ManagedObjectContext(concurrencyType: .mainQueue)
         managedObjectContext.name = "ManagedDocument"
         managedObjectContext.parent = writer
