@@ -28,6 +28,7 @@ struct OCDTorture {
             case .counter: try CounterLoop(arguments).run()
             case .editEvents: try EditEvents(arguments).run()
             case .concurrencyMisuse, .concurrencyCorrect: try ConcurrencyDebugMode(arguments).run()
+            case .remoteWriter: try RemoteWriter(arguments).run()
             }
             emit("done")
         } catch {

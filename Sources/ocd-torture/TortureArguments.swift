@@ -12,6 +12,7 @@ struct TortureArguments {
         case editEvents = "edit-events"
         case concurrencyMisuse = "concurrency-misuse"
         case concurrencyCorrect = "concurrency-correct"
+        case remoteWriter = "remote-writer"
     }
 
     var mode: Mode

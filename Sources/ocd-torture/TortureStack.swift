@@ -1,14 +1,15 @@
 import Foundation
 import OpenCoreData
 
-/// A coordinator with the SQLite store at `path` and one private-queue context.
+/// A coordinator with the SQLite store at `path` (opened with `options`) and one
+/// private-queue context.
 struct TortureStack {
     let coordinator: PersistentStoreCoordinator
     let context: ManagedObjectContext
 
-    init(path: String, model: ManagedObjectModel = TortureModel.make()) throws {
+    init(path: String, model: ManagedObjectModel = TortureModel.make(), options: [String: any Sendable]? = nil) throws {
         coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .sqlite, at: URL(fileURLWithPath: path))
+        try coordinator.addPersistentStore(type: .sqlite, at: URL(fileURLWithPath: path), options: options)
         context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.persistentStoreCoordinator = coordinator
     }

@@ -17,6 +17,7 @@ package final class ChildProcess: @unchecked Sendable {
     private var endOfOutput = false
     private var errorOutput = Data()
     private var endOfErrorOutput = false
+    private let input = Pipe()
 
     /// Starts `executable`; `environment` entries are added to this process's environment.
     package init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
@@ -29,6 +30,7 @@ package final class ChildProcess: @unchecked Sendable {
         process.standardOutput = pipe
         let errorPipe = Pipe()
         process.standardError = errorPipe
+        process.standardInput = input
         try process.run()
         let output = pipe.fileHandleForReading
         let reader = Thread { [self] in read(output) }
@@ -83,6 +85,13 @@ package final class ChildProcess: @unchecked Sendable {
     }
 
     package var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Writes `line` and a newline to the child's standard input; does nothing once the
+    /// child is gone (SIGPIPE is ignored, so the write fails instead of killing us).
+    package func send(_ line: String) {
+        signal(SIGPIPE, SIG_IGN)
+        try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    }
 
     /// The complete lines read so far.
     package var output: [Line] { condition.withLock { lines } }

@@ -2,6 +2,9 @@ import Foundation
 
 // Children (the binary re-executed by the driver) carry hidden arguments.
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.count == 2, arguments[0] == RemoteLatency.childFlag {
+    exit(RemoteLatency.child(path: arguments[1]))
+}
 if arguments.first == ChildCommand.flag {
     guard let command = ChildCommand(arguments: arguments) else {
         FileHandle.standardError.write(Data("ocd-bench: malformed child arguments \(arguments)\n".utf8))

@@ -17,6 +17,7 @@ extension PersistentStoreCoordinator {
             save.origin = request.origin
             let map = try store.save(save)
             rowCache.removeAll()
+            noteWrite(to: store)
             return map.permanent
         }
     }
@@ -25,8 +26,10 @@ extension PersistentStoreCoordinator {
     func batchUpdate(_ request: BatchUpdateRequest) throws -> [ManagedObjectID] {
         let plan = try BatchUpdatePlan(request, model: managedObjectModel)
         return try lock.withLock {
-            let ids = try singleStore(for: plan.fetch, request: "A batch update").batchUpdate(plan, origin: request.origin)
+            let store = try singleStore(for: plan.fetch, request: "A batch update")
+            let ids = try store.batchUpdate(plan, origin: request.origin)
             rowCache.removeAll()
+            noteWrite(to: store)
             return ids
         }
     }
@@ -46,6 +49,7 @@ extension PersistentStoreCoordinator {
                 if request.resultType != .resultTypeObjectIDs, BatchDeleteRules.touchesNoRelationship(fetch.entity),
                    !store.recordsHistory, let count = try store.deleteMatching(fetch) {
                     rowCache.removeAll()
+                    noteWrite(to: store)
                     return (nil, count)
                 }
                 let keys = try store.fetchKeys(fetch)
@@ -66,6 +70,7 @@ extension PersistentStoreCoordinator {
             guard !deleted.isEmpty else { return ([], 0) }
             _ = try store.batchDelete(deleted, origin: request.origin)
             rowCache.removeAll()
+            noteWrite(to: store)
             return (deleted, deleted.count)
         }
     }

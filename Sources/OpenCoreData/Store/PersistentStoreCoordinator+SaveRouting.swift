@@ -83,6 +83,7 @@ extension PersistentStoreCoordinator {
         do {
             let map = try part.store.save(part.request)
             rowCache.didSave(part.request, permanentIDs: map)
+            noteWrite(to: part.store)
             return map
         } catch let conflicts as StoreConflicts {
             rowCache.evict(conflicts.conflicts.map(\.id))

@@ -16,6 +16,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The contexts on this coordinator that merge their siblings' saves
     /// (`automaticallyMergesChangesFromParent`).
     let saveBroadcast = SaveBroadcast()
+    /// The watchers of stores added with `PersistentStoreOption.remoteChangeNotificationPost`,
+    /// by store; read and written under `lock`.
+    var remoteChangeWatchers: [ObjectIdentifier: RemoteChangeWatcher] = [:]
 
     /// Creates a coordinator for `model`. The model is validated and frozen when the
     /// first store is added.
@@ -37,8 +40,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///     holding the fetched entity.
     ///   - url: the store file (ignored by the in-memory store).
     ///   - options: `PersistentStoreOption` keys (pragmas, read-only, timeout, a quick
-    ///     check at open, persistent history); the in-memory store ignores them, but
-    ///     refuses `persistentHistoryTracking` with `.storeOpenFailed`.
+    ///     check at open, persistent history; the in-memory store ignores these, but
+    ///     refuses `persistentHistoryTracking` with `.storeOpenFailed`) and
+    ///     `remoteChangeNotificationPost`, `remoteChangePolling` (both stores).
     /// - Throws: `.invalidModel`, `.incompatibleModel`, `.notAStore`, `.storeCorrupt`,
     ///   `.storeReadOnly`, `.storeTimeout`, `.storeOpenFailed`; nothing is written to an
     ///   existing file that fails to open (except rolling back a hot journal).
@@ -50,6 +54,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         options: [String: any Sendable]? = nil
     ) throws -> PersistentStore {
         try managedObjectModel.freeze()
+        let remoteChanges = try Self.remoteChangeRequest(options)
         let entities = managedObjectModel.entities(forConfigurationName: configuration)
         let backend: any StoreBackend
         switch type {
@@ -67,12 +72,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             throw CoreDataError(.storeInvalidType, "Unknown store type '\(type.rawValue)'.")
         }
         let store = PersistentStore(type: type, url: url, model: managedObjectModel, configurationName: configuration, entities: entities, backend: backend, options: options)
-        lock.withLock { stores.append(store) }
+        let watcher = try makeRemoteChangeWatcher(for: store, request: remoteChanges)
+        lock.withLock {
+            stores.append(store)
+            if let watcher { remoteChangeWatchers[ObjectIdentifier(store)] = watcher }
+        }
+        watcher?.start()
         return store
     }
 
     /// Removes a store; its objects can no longer be fetched or saved.
     public func remove(_ store: PersistentStore) {
+        stopRemoteChangeWatcher(for: store)
         lock.withLock {
             stores.removeAll { $0 === store }
             rowCache.removeAll()

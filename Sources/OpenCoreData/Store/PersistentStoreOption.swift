@@ -24,6 +24,11 @@ public enum PersistentStoreOption {
     /// change to the store, by any coordinator or process
     /// (`NSPersistentStoreRemoteChangeNotificationPostOptionKey`).
     public static let remoteChangeNotificationPost = "NSPersistentStoreRemoteChangeNotificationPostOptionKey"
+    /// `Bool`: with `remoteChangeNotificationPost`, detect commits by checking
+    /// `PRAGMA data_version` every 100 ms instead of through inotify: for a store file on a
+    /// network filesystem written from other hosts, whose writes inotify does not see.
+    /// (Where inotify is missing, as on macOS, the store polls anyway.) Not Core Data's.
+    public static let remoteChangePolling = "OCDRemoteChangePollingOption"
 }
 
 // Core Data's option key constants, minus `NS`, so that code setting options ports by

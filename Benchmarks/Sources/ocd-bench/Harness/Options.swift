@@ -12,6 +12,10 @@ struct Options {
     var frcCost = false
     /// Measure persistent history's cost (inserts + save, a batch delete) instead of the workloads.
     var historyCost = false
+    /// Measure commit → remote change notification latency across processes, and the watcher's cost.
+    var remoteLatency = false
+    /// `--remote-latency`: saves of the other process to time.
+    var saves = 50
     /// Measure heap bytes per object after the workloads (`BytesReport`).
     var measuresBytes = true
 
@@ -20,6 +24,7 @@ struct Options {
                ocd-bench --open-cost [--passes N] [--rows N]
                ocd-bench --frc-cost [--passes N] [--rows N]
                ocd-bench --history-cost [--passes N] [--rows N]
+               ocd-bench --remote-latency [--saves N]
           --passes N   timed runs per (engine, workload), median reported (default 5)
           --rows N     rows of the Flat table (default 100000)
           --only LIST  workloads to run (default all: \(Workload.allCases.map(\.rawValue).joined(separator: ",")))
@@ -28,6 +33,8 @@ struct Options {
           --open-cost  time opening the W1 store with and without PersistentStoreOption.verifiesOnOpen
           --frc-cost   W13: one sort-key change in an N-object FetchedResultsController vs a refetch
           --history-cost  N inserts + save and a batch delete of N rows, with and without persistent history
+          --remote-latency  another process's commit → storeRemoteChangeNotification (median, p95, max over
+                       --saves N saves, default 50), and the watcher's idle and per-save cost
         """
 
     struct Invalid: Error, CustomStringConvertible {
@@ -62,6 +69,11 @@ struct Options {
                 frcCost = true
             case "--history-cost":
                 historyCost = true
+            case "--remote-latency":
+                remoteLatency = true
+            case "--saves":
+                guard let saves = Int(try value(for: flag)), saves > 0 else { throw Invalid(description: "--saves must be a positive integer") }
+                self.saves = saves
             case "--help", "-h":
                 throw Invalid(description: "")
             default:

@@ -4,6 +4,15 @@ import Foundation
 /// passes interleaved so that drifting machine load hits every engine alike.
 enum ParentMain {
     static func run(_ options: Options) -> Int32 {
+        if options.remoteLatency {
+            do {
+                print(try RemoteLatency.run(saves: options.saves))
+                return 0
+            } catch {
+                log("remote latency: FAILED \(error)")
+                return 1
+            }
+        }
         if options.frcCost {
             do {
                 print(try FRCCost.run(rows: options.rows, passes: options.passes))

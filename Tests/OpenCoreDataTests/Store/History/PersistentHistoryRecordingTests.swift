@@ -177,4 +177,51 @@ import OpenCoreDataTestSupport
         #expect(Set(all[2].compactMap { $0.tombstone?["title"] as? String }) == ["A", "B"])
         #expect(!all.joined().contains { $0.changedObjectID == kept })
     }
+
+    /// Without history, a batch delete of an entity no relationship touches is one
+    /// `DELETE` that reads no row; with history it must read and record every row.
+    @Test func aBatchDeleteWithoutRelationshipsStillRecordsEveryRow() throws {
+        let stack = try HistoryStack(model: Models.allTypes())
+        let context = stack.context
+        let ids = try context.performAndWait {
+            let things = (0..<3).map { index in
+                let thing = EntityDescription.insertNewObject(forEntityName: "Thing", into: context)
+                thing.setValue("Thing \(index)", forKey: "name")
+                return thing
+            }
+            try context.save()
+            return things.map(\.objectID)
+        }
+        let sql = try stack.coordinator.capturingSQL {
+            let count: Int? = try context.performAndWait {
+                let delete = BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Thing"))
+                delete.resultType = .resultTypeCount
+                return try context.execute(delete).result as? Int
+            }
+            #expect(count == 3)
+        }
+        #expect(sql.contains { $0.hasPrefix("INSERT INTO ACHANGE") })
+        let deletes = try #require(try stack.history().last?.changes)
+        #expect(deletes.map(\.changeType) == [.delete, .delete, .delete])
+        #expect(Set(deletes.map(\.changedObjectID)) == Set(ids))
+    }
+
+    /// A batch delete clears to-one references to the rows it deletes; the rows that
+    /// referred to them changed, and are recorded as updates of that relationship.
+    @Test func aBatchDeleteRecordsTheRowsWhoseReferenceItCleared() throws {
+        let stack = try HistoryStack(model: Models.notes())
+        let context = stack.context
+        let (note, folder) = try context.performAndWait {
+            let note = EntityDescription.insertNewObject(forEntityName: "Note", into: context)
+            let folder = EntityDescription.insertNewObject(forEntityName: "Folder", into: context)
+            folder.setValue(note, forKey: "pinned")     // no inverse, no-action rule
+            try context.save()
+            return (note.objectID, folder.objectID)
+        }
+        try context.performAndWait { _ = try context.execute(BatchDeleteRequest(objectIDs: [note])) }
+        let changes = try #require(try stack.history().last?.changes)
+        #expect(changes.map(\.changeType) == [.delete, .update])
+        #expect(changes.map(\.changedObjectID) == [note, folder])
+        #expect(changes[1].updatedProperties?.map(\.name) == ["pinned"])
+    }
 }
