@@ -29,6 +29,7 @@ struct OCDTorture {
             case .editEvents: try EditEvents(arguments).run()
             case .concurrencyMisuse, .concurrencyCorrect: try ConcurrencyDebugMode(arguments).run()
             case .remoteWriter: try RemoteWriter(arguments).run()
+            case .documentEditor: DocumentEditor(arguments).run()
             }
             emit("done")
         } catch {

@@ -13,6 +13,7 @@ struct TortureArguments {
         case concurrencyMisuse = "concurrency-misuse"
         case concurrencyCorrect = "concurrency-correct"
         case remoteWriter = "remote-writer"
+        case documentEditor = "document-editor"
     }
 
     var mode: Mode

@@ -3,6 +3,15 @@ import Foundation
 // MARK: - Following saves made elsewhere
 
 extension ManagedDocument {
+    /// Merges the store's new history whenever the store posts a remote change
+    /// notification (for every commit to its file, by any process, this one's included).
+    func observeRemoteChanges() {
+        let observer = NotificationCenter.default.addObserver(
+            forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: persistentStoreCoordinator, queue: nil
+        ) { [weak self] _ in self?.mergeNewHistory() }
+        lock.withLock { status.observers.append(observer) }
+    }
+
     /// Remembers where the store's history stands when the document opens: what was saved
     /// before is read by fetches, what is saved after is merged by `mergeNewHistory`.
     func startFollowingHistory(of store: PersistentStore) {
@@ -18,7 +27,8 @@ extension ManagedDocument {
     /// objects, the next save resolves them by the context's merge policy. `done` runs on
     /// the main queue after the merge.
     ///
-    /// The document calls it on each remote change notification of its store.
+    /// The document calls it on each remote change notification of its store (see
+    /// `observeRemoteChanges()`).
     func mergeNewHistory(_ done: (@Sendable () -> Void)? = nil) {
         guard let store = lock.withLock({ status.store }), store.type == .sqlite else {
             if let done { DispatchQueue.main.async(execute: done) }

@@ -23,6 +23,10 @@ extension ManagedDocument {
     func saveChanges(_ done: @escaping @Sendable (Bool) -> Void) {
         if managedObjectContext.hasChanges {
             do {
+                // New objects take their permanent IDs now, so that the context holds
+                // them under the IDs the store's history (merges of other editors'
+                // saves) names them by; a child keeps temporary IDs otherwise.
+                try managedObjectContext.obtainPermanentIDs(for: Array(managedObjectContext.insertedObjects))
                 try managedObjectContext.save()
             } catch {
                 savingFailed(error)

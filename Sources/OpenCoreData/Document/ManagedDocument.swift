@@ -96,6 +96,7 @@ open class ManagedDocument: @unchecked Sendable {
         managedObjectContext.parent = writer
         managedObjectContext.mergePolicy = .mergeByPropertyObjectTrump
         observeEdits()
+        observeRemoteChanges()
     }
 
     /// A document whose model is `modelName.xcdatamodeld` (or `.xcdatamodel`) in `bundle`,

@@ -4,7 +4,9 @@ import Testing
 import OpenCoreDataTestSupport
 
 /// A document merges what another document (another coordinator, as another process
-/// would have) saved to its store, read from the store's persistent history.
+/// would have) saved to its store, read from the store's persistent history. The
+/// merging document here has remote change notifications off, so that the test decides
+/// when it merges (`ManagedDocumentTwoProcessTests` shows the notified path).
 @Suite struct ManagedDocumentHistoryTests {
     typealias Support = ManagedDocumentTests
 
@@ -29,8 +31,7 @@ import OpenCoreDataTestSupport
         _ = try await Support.insertCard(first, title: "one")
         #expect(await first.save(to: url, for: .forOverwriting))
 
-        let second = Support.RecordingDocument(fileURL: url, managedObjectModel: Support.model())
-        second.autosaveDelay = 0
+        let second = Support.unnotifiedDocument(at: url)
         #expect(await second.open())
         let context = second.managedObjectContext
         // Held: the card (so its values stay registered) and a controller on the context.
@@ -76,6 +77,39 @@ import OpenCoreDataTestSupport
         #expect(stored == ["renamed/second's body", "two/-"])
     }
 
+    /// With notifications on (the default), a document merges another's saves by itself,
+    /// also into objects it inserted and saved itself (they take their permanent IDs when
+    /// saved, the IDs the history names).
+    @Test func aNotifiedDocumentMergesByItselfIntoObjectsItInserted() async throws {
+        let folder = TemporaryFolder()
+        let url = folder.url.appendingPathComponent("Doc")
+        let second = Support.RecordingDocument(fileURL: url, managedObjectModel: Support.model())
+        second.autosaveDelay = 0
+        #expect(await second.save(to: url, for: .forCreating))
+        let context = second.managedObjectContext
+        let held = Collected<ManagedObject>()
+        try await context.perform {
+            let card = EntityDescription.insertNewObject(forEntityName: "Card", into: context)
+            card.setValue("mine", forKey: "title")
+            held.append(card)
+        }
+        #expect(await second.save(to: url, for: .forOverwriting))
+        #expect(try await context.perform { !held.values[0].objectID.isTemporaryID })
+        let first = Support.RecordingDocument(fileURL: url, managedObjectModel: Support.model())
+        first.autosaveDelay = 0
+        #expect(await first.open())
+        try await Support.editCard(first, "title", "theirs")
+        #expect(await first.save(to: url, for: .forOverwriting))
+        var seen: String?
+        for _ in 0..<400 {
+            seen = try await context.perform { held.values[0].value(forKey: "title") as? String }
+            if seen == "theirs" { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(seen == "theirs")
+        #expect(second.errors.values.isEmpty)
+    }
+
     /// A document skips its own transactions, and a merge with nothing new changes nothing.
     @Test func aDocumentSkipsItsOwnSaves() async throws {
         let folder = TemporaryFolder()
@@ -106,7 +140,7 @@ import OpenCoreDataTestSupport
         #expect(await first.save(to: url, for: .forCreating))
         _ = try await Support.insertCard(first, title: "one")
         #expect(await first.save(to: url, for: .forOverwriting))
-        let second = Support.RecordingDocument(fileURL: url, managedObjectModel: Support.model())
+        let second = Support.unnotifiedDocument(at: url)
         #expect(await second.open())
         let context = second.managedObjectContext
         let held = Collected<ManagedObject>()

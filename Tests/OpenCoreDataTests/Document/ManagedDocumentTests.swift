@@ -46,6 +46,16 @@ import OpenCoreDataTestSupport
         }
     }
 
+    /// A document that is not told of other editors' saves (remote change notifications
+    /// off), so that its saves meet them as conflicts, as when a save comes before the
+    /// notification.
+    static func unnotifiedDocument(at url: URL) -> RecordingDocument {
+        let document = RecordingDocument(fileURL: url, managedObjectModel: model())
+        document.autosaveDelay = 0
+        document.persistentStoreOptions = [PersistentStoreOption.remoteChangeNotificationPost: false]
+        return document
+    }
+
     /// The titles in the document's store, read by a fresh context on its coordinator.
     static func storedTitles(_ document: ManagedDocument) throws -> [String] {
         let reader = ManagedObjectContext(concurrencyType: .privateQueue)
@@ -220,8 +230,7 @@ import OpenCoreDataTestSupport
         #expect(await first.save(to: url, for: .forCreating))
         _ = try await Self.insertCard(first, title: "card")
         #expect(await first.save(to: url, for: .forOverwriting))
-        let second = RecordingDocument(fileURL: url, managedObjectModel: Self.model())
-        second.autosaveDelay = 0
+        let second = Self.unnotifiedDocument(at: url)
         #expect(await second.open())
         let secondContext = second.managedObjectContext
         secondContext.mergePolicy = .error
@@ -260,8 +269,7 @@ import OpenCoreDataTestSupport
         #expect(await first.save(to: url, for: .forCreating))
         _ = try await Self.insertCard(first, title: "card")
         #expect(await first.save(to: url, for: .forOverwriting))
-        let second = RecordingDocument(fileURL: url, managedObjectModel: Self.model())
-        second.autosaveDelay = 0
+        let second = Self.unnotifiedDocument(at: url)
         #expect(await second.open())
         try await Self.editCard(second, "body", "from second")
         try await Self.editCard(first, "title", "renamed")
