@@ -31,6 +31,7 @@ struct OCDTorture {
             case .dalAppState: try DALAppState(arguments).run()
             case .dalCommandLine: try DALCommandLine(arguments).run()
             case .remoteWriter: try RemoteWriter(arguments).run()
+            case .documentEditor: DocumentEditor(arguments).run()
             }
             emit("done")
         } catch {

@@ -15,6 +15,7 @@ struct TortureArguments {
         case dalAppState = "dal-app-state"
         case dalCommandLine = "dal-cli"
         case remoteWriter = "remote-writer"
+        case documentEditor = "document-editor"
     }
 
     var mode: Mode

@@ -162,7 +162,8 @@ import OpenCoreDataTestSupport
         let folder = TemporaryFolder()
         let container = PersistentContainer.testContainer(model: Models.notes(), kind: kind, folder: folder)
         let description = container.persistentStoreDescriptions[0]
-        description.setOption(true, forKey: PersistentHistoryTrackingKey)
+        // Only SQLite stores keep history (the in-memory store refuses the option).
+        if kind == .sqlite { description.setOption(true, forKey: PersistentHistoryTrackingKey) }
         description.setOption(true, forKey: PersistentStoreRemoteChangeNotificationPostOptionKey)
         description.timeout = 2
         description.setValue("DELETE", forPragmaNamed: "journal_mode")
@@ -170,7 +171,7 @@ import OpenCoreDataTestSupport
         #expect(description.sqlitePragmas["journal_mode"] as? String == "DELETE")
         #expect(container.loadCollectingErrors().count == 1)
         let store = try #require(container.persistentStoreCoordinator.persistentStores.first)
-        #expect(store.options[PersistentStoreOption.persistentHistoryTracking] as? Bool == true)
+        #expect(store.options[PersistentStoreOption.persistentHistoryTracking] as? Bool == (kind == .sqlite ? true : nil))
         #expect(store.options[PersistentStoreOption.remoteChangeNotificationPost] as? Bool == true)
         #expect(store.options[PersistentStoreOption.timeout] as? Double == 2)
         #expect((store.options[PersistentStoreOption.sqlitePragmas] as? [String: any Sendable])?["journal_mode"] as? String == "DELETE")
@@ -187,6 +188,20 @@ import OpenCoreDataTestSupport
         description.setOption(nil, forKey: PersistentHistoryTrackingKey)
         #expect(description.options[PersistentStoreOption.sqlitePragmas] == nil)
         #expect(description.options[PersistentStoreOption.persistentHistoryTracking] == nil)
+    }
+
+    /// An option the store refuses is that description's error: history on an in-memory
+    /// store (only SQLite stores keep history, as in Core Data).
+    @Test func anOptionTheStoreRefusesIsTheDescriptionsError() throws {
+        let folder = TemporaryFolder()
+        let container = PersistentContainer.testContainer(model: Models.notes(), kind: .inMemory, folder: folder)
+        container.persistentStoreDescriptions[0].setOption(true, forKey: PersistentHistoryTrackingKey)
+        let errors = container.loadCollectingErrors()
+        #expect(errors.count == 1)
+        let error = try #require(errors.first as? CoreDataError)
+        #expect(error.code == .storeOpenFailed)
+        #expect(error.key == PersistentStoreOption.persistentHistoryTracking)
+        #expect(container.persistentStoreCoordinator.persistentStores.isEmpty)
     }
 
     /// isReadOnly opens the store read-only: a save fails and keeps the context's changes.
