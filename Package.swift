@@ -65,7 +65,7 @@ let package = Package(
         // library's public and `package` API only, so any build configuration compiles it.
         .target(
             name: "OpenCoreDataTestSupport",
-            dependencies: ["OpenCoreData", "CSQLite"],
+            dependencies: ["OpenCoreData", "CSQLite", .product(name: "Logging", package: "swift-log")],
             path: "Tests/OpenCoreDataTestSupport"
         ),
         .testTarget(

@@ -249,25 +249,8 @@ import OpenCoreDataTestSupport
         let container = PersistentContainer.testContainer(model: Models.notes(), kind: kind, folder: folder)
         #expect(container.loadCollectingErrors().allSatisfy { $0 == nil })
         container.viewContext.automaticallyMergesChangesFromParent = true
-        let id = try await container.performBackgroundTask { context in
-            let note = EntityDescription.insertNewObject(forEntityName: "Note", into: context)
-            note.setValue("first", forKey: "text")
-            try context.save()
-            return note.objectID
-        }
+        let (held, id) = try await Self.readInViewThenChangeInBackground(container)
         let view = container.viewContext
-        // Held, so that the view context keeps this object (and its values) registered.
-        let held = Collected<ManagedObject>()
-        let before = try await view.perform {
-            let note = try view.existingObject(with: id)
-            held.append(note)
-            return note.value(forKey: "text") as? String
-        }
-        #expect(before == "first")
-        try await container.performBackgroundTask { context in
-            try context.existingObject(with: id).setValue("second", forKey: "text")
-            try context.save()
-        }
         var seen: String?
         for _ in 0..<200 {
             seen = try await view.perform { held.values[0].value(forKey: "text") as? String }
@@ -283,6 +266,16 @@ import OpenCoreDataTestSupport
         let folder = TemporaryFolder()
         let container = PersistentContainer.testContainer(model: Models.notes(), kind: .inMemory, folder: folder)
         #expect(container.loadCollectingErrors().allSatisfy { $0 == nil })
+        let (held, _) = try await Self.readInViewThenChangeInBackground(container)
+        let view = container.viewContext
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(try await view.perform { held.values[0].value(forKey: "text") as? String } == "first")
+    }
+
+    /// Saves a note "first" in the background, reads it in the view context, then changes
+    /// it to "second" in the background. Returns the view context's object, held so that
+    /// the view context keeps it (and its values) registered, and its ID.
+    static func readInViewThenChangeInBackground(_ container: PersistentContainer) async throws -> (Collected<ManagedObject>, ManagedObjectID) {
         let id = try await container.performBackgroundTask { context in
             let note = EntityDescription.insertNewObject(forEntityName: "Note", into: context)
             note.setValue("first", forKey: "text")
@@ -301,8 +294,7 @@ import OpenCoreDataTestSupport
             try context.existingObject(with: id).setValue("second", forKey: "text")
             try context.save()
         }
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(try await view.perform { held.values[0].value(forKey: "text") as? String } == "first")
+        return (held, id)
     }
 
     /// Two `performBackgroundTask` blocks (the non-async form, which an async caller's

@@ -15,6 +15,9 @@ final class FolderWriteMonitor {
     private let source: any DispatchSourceRead
     private let reader: InotifyReader
     private let closed = DispatchSemaphore(value: 0)
+    /// Whether the source was activated (by `start` or `cancel`); touched on the queue,
+    /// or in the owner's `deinit`.
+    private var activated = false
 
     /// A monitor, not yet started; nil where inotify is unavailable (not Linux) or fails
     /// (`inotify_init1` out of descriptors, `inotify_add_watch` past the watch limit): the
@@ -44,12 +47,21 @@ final class FolderWriteMonitor {
         source.setEventHandler { [reader] in
             if reader.drain() { onWrite() }
         }
+        activated = true
         source.activate()
     }
 
     /// Stops the monitor; its descriptor is closed once the cancel handler has run on the
-    /// queue (see `waitUntilClosed(timeout:)`).
-    func cancel() { source.cancel() }
+    /// queue (see `waitUntilClosed(timeout:)`). A monitor never started is activated
+    /// cancelled: Dispatch runs no cancel handler of an inactive source (the descriptor
+    /// would stay open) and traps on releasing one.
+    func cancel() {
+        source.cancel()
+        if !activated {
+            activated = true
+            source.activate()
+        }
+    }
 
     /// Waits until the descriptor is closed; call off the monitor's queue only.
     @discardableResult

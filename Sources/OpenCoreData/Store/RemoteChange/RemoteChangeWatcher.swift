@@ -104,10 +104,12 @@ final class RemoteChangeWatcher: @unchecked Sendable {
         }
     }
 
-    /// Starts watching.
+    /// Starts watching, unless already stopped (the store was removed by another thread
+    /// between being added and its watcher starting).
     func start() {
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         queue.sync {
+            guard !stopped else { return }
             let timer = DispatchSource.makeTimerSource(queue: queue)
             self.timer = timer
             timer.setEventHandler { [weak self] in self?.check() }

@@ -4,8 +4,6 @@ import Logging
 /// Persistent history of a SQLite store: opening rules, the newest token, and reading and
 /// deleting transactions (`SQLiteHistory` records them).
 extension SQLiteStore {
-    private static let logger = Logger(label: "OpenCoreData.PersistentHistory")
-
     /// Why a store must open read-only: its file records persistent history but it is
     /// opened without `persistentHistoryTracking` — writing would leave a gap in the
     /// history other readers rely on. Core Data opens such a store read-only with a
@@ -13,7 +11,9 @@ extension SQLiteStore {
     static func readOnlyReasonForHistory(_ connection: SQLiteConnection, options: SQLiteStoreOptions) throws -> String? {
         guard !options.tracksHistory, !options.readOnly, try SQLiteHistory.tablesExist(on: connection) else { return nil }
         let reason = "The store at \(connection.path) records persistent history but was opened without PersistentStoreOption.persistentHistoryTracking, so it was opened read-only (as Core Data does); open it with the option to write to it."
-        logger.warning("\(reason)")
+        // Made here, not once: a rare warning, logged through whatever handler the
+        // program bootstrapped by now (a `static let` logger keeps the one of its first use).
+        Logger(label: "OpenCoreData.PersistentHistory").warning("\(reason)")
         return reason
     }
 
