@@ -149,11 +149,9 @@ struct DALServiceThreadingTests {
         #expect(dal.errorCodes == [.validationMissingMandatoryProperty])
     }
 
-    /// With the main queue blocked, a write from a background thread still finishes and
-    /// is on disk (Skopelos' writes go scratch → main and wait for the main queue).
-    @Test func backgroundWriteWhileTheMainQueueIsBlocked() async throws {
-        let fixture = DALFixture(.sqlite)
-        let dal = fixture.dal
+    /// Blocks the main queue until the returned semaphore is signalled; returns once a
+    /// main-queue block is running (so the queue is really held).
+    static func blockMainQueue() -> DispatchSemaphore {
         let release = DispatchSemaphore(value: 0)
         let blocked = DispatchSemaphore(value: 0)
         DispatchQueue.main.async {
@@ -161,6 +159,15 @@ struct DALServiceThreadingTests {
             release.wait()
         }
         blocked.wait()
+        return release
+    }
+
+    /// With the main queue blocked, a write from a background thread still finishes and
+    /// is on disk (Skopelos' writes go scratch → main and wait for the main queue).
+    @Test func backgroundWriteWhileTheMainQueueIsBlocked() async throws {
+        let fixture = DALFixture(.sqlite)
+        let dal = fixture.dal
+        let release = Self.blockMainQueue()
         let onDisk = Trace<Int>()
         let url = fixture.storeURL
         DispatchQueue.global().sync {
@@ -179,13 +186,7 @@ struct DALServiceThreadingTests {
         let fixture = DALFixture(.inMemory)
         let dal = fixture.dal
         dal.mainQueueTimeout = 0.2
-        let release = DispatchSemaphore(value: 0)
-        let blocked = DispatchSemaphore(value: 0)
-        DispatchQueue.main.async {
-            blocked.signal()
-            release.wait()
-        }
-        blocked.wait()
+        let release = Self.blockMainQueue()
         let ran = Trace<Bool>()
         let outcomes = Trace<String>()
         DispatchQueue.global().sync {

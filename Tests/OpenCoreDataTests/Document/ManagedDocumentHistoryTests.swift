@@ -22,17 +22,23 @@ import OpenCoreDataTestSupport
         await withCheckedContinuation { continuation in document.mergeNewHistory { continuation.resume() } }
     }
 
-    @Test func anotherDocumentsSavesAreMergedIntoTheContextAndItsController() async throws {
-        let folder = TemporaryFolder()
-        let url = folder.url.appendingPathComponent("Doc")
+    /// A document at `url` that saved one card titled "one", and a second, open document on
+    /// the same package that merges only when told (`merge(_:)`).
+    static func savedCardAndSecondEditor(at url: URL) async throws -> (first: Support.RecordingDocument, second: Support.RecordingDocument) {
         let first = Support.RecordingDocument(fileURL: url, managedObjectModel: Support.model())
         first.autosaveDelay = 0
         #expect(await first.save(to: url, for: .forCreating))
         _ = try await Support.insertCard(first, title: "one")
         #expect(await first.save(to: url, for: .forOverwriting))
-
         let second = Support.unnotifiedDocument(at: url)
         #expect(await second.open())
+        return (first, second)
+    }
+
+    @Test func anotherDocumentsSavesAreMergedIntoTheContextAndItsController() async throws {
+        let folder = TemporaryFolder()
+        let url = folder.url.appendingPathComponent("Doc")
+        let (first, second) = try await Self.savedCardAndSecondEditor(at: url)
         let context = second.managedObjectContext
         // Held: the card (so its values stay registered) and a controller on the context.
         let held = Collected<ManagedObject>()
@@ -135,13 +141,7 @@ import OpenCoreDataTestSupport
     @Test func anExpiredTokenRefreshesEverything() async throws {
         let folder = TemporaryFolder()
         let url = folder.url.appendingPathComponent("Doc")
-        let first = Support.RecordingDocument(fileURL: url, managedObjectModel: Support.model())
-        first.autosaveDelay = 0
-        #expect(await first.save(to: url, for: .forCreating))
-        _ = try await Support.insertCard(first, title: "one")
-        #expect(await first.save(to: url, for: .forOverwriting))
-        let second = Support.unnotifiedDocument(at: url)
-        #expect(await second.open())
+        let (first, second) = try await Self.savedCardAndSecondEditor(at: url)
         let context = second.managedObjectContext
         let held = Collected<ManagedObject>()
         try await context.perform { held.append(try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: "Card")).first)) }
