@@ -138,6 +138,7 @@ extension SQLiteStore {
                 deleted += try run("DELETE FROM \(schema.table(for: root).name) WHERE Z_PK IN (SELECT value FROM json_each(?))", keys)
                 for join in schema.allJoinTables {
                     for (column, side) in [(join.ownerColumn, join.owner.entity!), (join.memberColumn, join.owner.destinationEntity!)] where side.rootEntity === root {
+                        if history != nil { cleared += try otherSides(of: join, losing: column, keys: keys, deleted: Set(ids)) }
                         _ = try run("DELETE FROM \(join.name) WHERE \(column) IN (SELECT value FROM json_each(?))", keys)
                     }
                 }
@@ -172,6 +173,31 @@ extension SQLiteStore {
         while try select.step() {
             let id = try objectID(entityNumber: select.int64(1), primaryKey: select.int64(0))
             guard id.entity.isKindOf(entity: mapping.entity) else { continue }
+            rows.append(SQLiteHistory.Change(type: SQLiteHistory.update, id: id, columns: SQLiteHistory.columns([slot], slotCount: id.entity.slots.properties.count)))
+        }
+        return rows
+    }
+
+    /// The rows on the other side of a many-to-many `join` that lose a member when the rows
+    /// whose keys `column` holds are deleted, as updates of their side's relationship (none
+    /// for an inverse-less relationship's members, which hold nothing), for the history of a
+    /// batch delete. Rows the batch deletes too are left out.
+    private func otherSides(of join: SQLiteSchema.JoinTable, losing column: String, keys: String, deleted: Set<ManagedObjectID>) throws -> [SQLiteHistory.Change] {
+        let losesOwners = column == join.ownerColumn
+        guard let relationship = losesOwners ? join.owner.inverseRelationship : join.owner,
+              let entity = relationship.entity else { return [] }
+        let otherColumn = losesOwners ? join.memberColumn : join.ownerColumn
+        let table = schema.table(for: entity.rootEntity).name
+        let select = try connection.cachedStatement("""
+            SELECT Z_PK, Z_ENT FROM \(table) WHERE Z_PK IN \
+            (SELECT \(otherColumn) FROM \(join.name) WHERE \(column) IN (SELECT value FROM json_each(?)))
+            """)
+        select.bind(.text(keys), at: 1)
+        defer { select.reset() }
+        var rows: [SQLiteHistory.Change] = []
+        while try select.step() {
+            let id = try objectID(entityNumber: select.int64(1), primaryKey: select.int64(0))
+            guard !deleted.contains(id), let slot = id.entity.slots.slotByName[relationship.name] else { continue }
             rows.append(SQLiteHistory.Change(type: SQLiteHistory.update, id: id, columns: SQLiteHistory.columns([slot], slotCount: id.entity.slots.properties.count)))
         }
         return rows

@@ -224,4 +224,33 @@ import OpenCoreDataTestSupport
         #expect(changes.map(\.changedObjectID) == [note, folder])
         #expect(changes[1].updatedProperties?.map(\.name) == ["pinned"])
     }
+
+    /// A batch delete removes the deleted rows from many-to-many relationships; the rows on
+    /// the other side lost a member, and are recorded as updates of their relationship.
+    @Test func aBatchDeleteRecordsTheRowsThatLostAManyToManyMember() throws {
+        let stack = try HistoryStack(model: Models.notes())
+        let context = stack.context
+        let (doomed, kept, tags) = try context.performAndWait {
+            let doomed = EntityDescription.insertNewObject(forEntityName: "Note", into: context)
+            let kept = EntityDescription.insertNewObject(forEntityName: "Note", into: context)
+            let tags = (0..<2).map { _ in EntityDescription.insertNewObject(forEntityName: "Tag", into: context) }
+            doomed.setValue(Set(tags), forKey: "tags")
+            kept.setValue(Set([tags[0]]), forKey: "tags")
+            try context.save()
+            return (doomed.objectID, kept.objectID, tags.map(\.objectID))
+        }
+        // Deleting a note: both its tags lost a member (their inverse, `notes`).
+        try context.performAndWait { _ = try context.execute(BatchDeleteRequest(objectIDs: [doomed])) }
+        let changes = try #require(try stack.history().last?.changes)
+        #expect(changes.first?.changeType == .delete && changes.first?.changedObjectID == doomed)
+        let updates = changes.dropFirst()
+        #expect(updates.allSatisfy { $0.changeType == .update && $0.updatedProperties?.map(\.name) == ["notes"] })
+        #expect(Set(updates.map(\.changedObjectID)) == Set(tags))
+        // Deleting a tag: the note still holding it lost a member (`tags`).
+        try context.performAndWait { _ = try context.execute(BatchDeleteRequest(objectIDs: [tags[0]])) }
+        let second = try #require(try stack.history().last?.changes)
+        #expect(second.map(\.changeType) == [.delete, .update])
+        #expect(second.map(\.changedObjectID) == [tags[0], kept])
+        #expect(second.last?.updatedProperties?.map(\.name) == ["tags"])
+    }
 }
