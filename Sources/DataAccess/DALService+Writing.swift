@@ -71,10 +71,9 @@ extension DALService {
         let stack = stack
         do { try stack.waitUntilLoaded() } catch { return error }
         let scratch = stack.makeScratch()
-        let holdsMain = MainQueue.mayUseMainContext
         let failure = scratch.performAndWait { () -> (any Error)? in
             do {
-                try MainQueue.holding(holdsMain) { try changes(scratch) }
+                try changes(scratch)
                 scratch.processPendingChanges()
                 guard scratch.hasChanges else { return nil }
                 try commitLock.withLock {

@@ -10,33 +10,10 @@ import OpenCoreData
 /// main thread outside any queue block (a command-line program that never drives the main
 /// queue) may use the main context directly too, as Core Data allows.
 enum MainQueue {
-    private static let key: DispatchSpecificKey<Bool> = {
-        let key = DispatchSpecificKey<Bool>()
-        DispatchQueue.main.setSpecific(key: key, value: true)
-        return key
-    }()
-
-    /// Whether the caller runs a block of the main queue.
-    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
-
-    /// Whether the caller may use a main-queue context directly: in a main-queue block,
-    /// on the main thread, or in a write's block run inline further down such a caller's
-    /// stack (a `DispatchQueue.sync` on a private queue hides the main queue from
-    /// `getSpecific`, but the main queue is still held by this thread).
-    static var mayUseMainContext: Bool { isCurrent || Thread.isMainThread || heldDepth > 0 }
-
-    private static let heldKey = "OpenCoreData.DataAccess.mainQueueHeld"
-
-    private static var heldDepth: Int { Thread.current.threadDictionary[heldKey] as? Int ?? 0 }
-
-    /// Runs `body` noting, when `held`, that this thread holds the main queue.
-    static func holding<T>(_ held: Bool, _ body: () throws -> T) rethrows -> T {
-        guard held else { return try body() }
-        let dictionary = Thread.current.threadDictionary
-        dictionary[heldKey] = heldDepth + 1
-        defer { dictionary[heldKey] = heldDepth - 1 }
-        return try body()
-    }
+    /// Whether the caller may use the main context directly
+    /// (`ManagedObjectContext.callerHoldsMainQueue`): in a main-queue block, on the main
+    /// thread, or in a write's block run inline further down such a caller's stack.
+    static var mayUseMainContext: Bool { ManagedObjectContext.callerHoldsMainQueue }
 
     /// Runs `body` on the main queue and waits for it; inline when the caller may already
     /// use the main context. When the main queue has not started the block within

@@ -151,14 +151,19 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Whether the caller already runs on this context's queue.
     /// (Or runs a block of it further up its stack: see `HeldQueues`.)
     var isOnQueue: Bool {
-        if concurrencyType == .mainQueue {
-            return Thread.isMainThread || Self.isOnMainQueue || HeldQueues.holdsMain
-        }
+        if concurrencyType == .mainQueue { return Self.callerHoldsMainQueue }
         return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) || HeldQueues.holds(self)
     }
 
     /// Whether the caller runs a block of the main queue.
     static var isOnMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
+
+    /// Whether the caller may use a main-queue context directly: it runs a block of the
+    /// main queue (or one further up its stack, see `HeldQueues`), or runs on the main
+    /// thread outside any queue block (a command-line program that never drives the main
+    /// queue). Queue identity, not `Thread.isMainThread` alone: an async program on Linux
+    /// runs main-queue blocks on a worker thread.
+    package static var callerHoldsMainQueue: Bool { Thread.isMainThread || isOnMainQueue || HeldQueues.holdsMain }
 
     /// Runs `block` on the context's queue and waits for it, returning its value and
     /// rethrowing its error. Runs inline when already on the queue (also when a block
