@@ -26,19 +26,13 @@ final class DALStack: @unchecked Sendable {
     let storeType: PersistentStoreType
 
     private let lock = NSLock()
-    /// Saves of the root not yet merged into the main context, oldest first.
-    private var pendingMerges: [SavedIDs] = []
+    /// The root's did-save-object-IDs notifications not yet merged into the main context,
+    /// oldest first.
+    private var pendingMerges: [Notification] = []
     private var loadError: (any Error)?
     /// Left once the store is added (or failed to be).
     private let loading = DispatchGroup()
     private var saveObserver: (any NSObjectProtocol)?
-
-    /// The object IDs one save of the root wrote.
-    struct SavedIDs: Sendable {
-        var inserted: Set<ManagedObjectID>
-        var updated: Set<ManagedObjectID>
-        var deleted: Set<ManagedObjectID>
-    }
 
     init(model: ManagedObjectModel, storeType: PersistentStoreType, storeURL: URL?, sharesScratch: Bool) {
         self.storeType = storeType
@@ -55,7 +49,7 @@ final class DALStack: @unchecked Sendable {
         saveObserver = NotificationCenter.default.addObserver(
             forName: ManagedObjectContext.didSaveObjectIDsNotification, object: root, queue: nil
         ) { [weak self] notification in
-            self?.rootDidSave(notification.userInfo ?? [:])
+            self?.rootDidSave(notification)
         }
     }
 
@@ -100,11 +94,8 @@ final class DALStack: @unchecked Sendable {
 
     /// Called on the root's queue during each save of the root: records what it saved and
     /// asks the main queue to merge it (never waiting for that).
-    private func rootDidSave(_ userInfo: [AnyHashable: Any]) {
-        typealias Key = ManagedObjectContext.NotificationKey
-        func ids(_ key: Key) -> Set<ManagedObjectID> { userInfo[key.rawValue] as? Set<ManagedObjectID> ?? [] }
-        let saved = SavedIDs(inserted: ids(.insertedObjectIDs), updated: ids(.updatedObjectIDs), deleted: ids(.deletedObjectIDs))
-        lock.withLock { pendingMerges.append(saved) }
+    private func rootDidSave(_ notification: Notification) {
+        lock.withLock { pendingMerges.append(notification) }
         DispatchQueue.main.async { [weak self] in self?.mergePendingSaves() }
     }
 
@@ -112,18 +103,10 @@ final class DALStack: @unchecked Sendable {
     /// the main context may be used (see `MainQueue.mayUseMainContext`): before each read,
     /// and from the block each save queued on the main queue.
     func mergePendingSaves() {
-        let saves: [SavedIDs] = lock.withLock {
+        let saves: [Notification] = lock.withLock {
             defer { pendingMerges.removeAll() }
             return pendingMerges
         }
-        for saved in saves {
-            typealias Key = ManagedObjectContext.NotificationKey
-            let notification = Notification(name: ManagedObjectContext.didSaveObjectIDsNotification, object: nil, userInfo: [
-                Key.insertedObjectIDs.rawValue: saved.inserted,
-                Key.updatedObjectIDs.rawValue: saved.updated,
-                Key.deletedObjectIDs.rawValue: saved.deleted,
-            ])
-            main.mergeChanges(fromContextDidSave: notification)
-        }
+        for save in saves { main.mergeChanges(fromContextDidSave: save) }
     }
 }

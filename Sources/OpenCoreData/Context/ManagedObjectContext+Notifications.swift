@@ -95,15 +95,20 @@ extension ManagedObjectContext {
         ])
         var saved = ObjectChanges(inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),
                                   deleted: Set(deleted.map(\.objectID)))
-        NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: [
-            NotificationKey.insertedObjectIDs.rawValue: saved.inserted,
-            NotificationKey.updatedObjectIDs.rawValue: saved.updated,
-            NotificationKey.deletedObjectIDs.rawValue: saved.deleted,
-        ])
+        NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: saved.objectIDUserInfo)
         if let changedKeys {
             for object in changes.updated { saved.changedKeys[object.objectID] = changedKeys[ObjectIdentifier(object)] }
         }
         if streams.isObservingSaves { streams.yieldSave(saved) }
         publishSave(saved)
+    }
+}
+
+extension ObjectChanges {
+    /// The `userInfo` of a did-save-object-IDs notification (`inserted_objectIDs`,
+    /// `updated_objectIDs`, `deleted_objectIDs`), which `mergeChanges(fromContextDidSave:)` merges.
+    var objectIDUserInfo: [AnyHashable: Any] {
+        typealias Key = ManagedObjectContext.NotificationKey
+        return [Key.insertedObjectIDs.rawValue: inserted, Key.updatedObjectIDs.rawValue: updated, Key.deletedObjectIDs.rawValue: deleted]
     }
 }

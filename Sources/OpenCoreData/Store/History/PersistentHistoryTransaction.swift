@@ -29,18 +29,15 @@ public struct PersistentHistoryTransaction: Sendable, CustomStringConvertible {
     /// `ManagedObjectContext.mergeChanges(fromContextDidSave:)`. Empty sets when the
     /// transaction was fetched without its changes.
     public func objectIDNotification() -> Notification {
-        var inserted: Set<ManagedObjectID> = [], updated: Set<ManagedObjectID> = [], deleted: Set<ManagedObjectID> = []
+        var saved = ObjectChanges()
         for change in changes ?? [] {
             switch change.changeType {
-            case .insert: inserted.insert(change.changedObjectID)
-            case .update: updated.insert(change.changedObjectID)
-            case .delete: deleted.insert(change.changedObjectID)
+            case .insert: saved.inserted.insert(change.changedObjectID)
+            case .update: saved.updated.insert(change.changedObjectID)
+            case .delete: saved.deleted.insert(change.changedObjectID)
             }
         }
-        typealias Key = ManagedObjectContext.NotificationKey
-        return Notification(name: ManagedObjectContext.didSaveObjectIDsNotification, object: nil, userInfo: [
-            Key.insertedObjectIDs.rawValue: inserted, Key.updatedObjectIDs.rawValue: updated, Key.deletedObjectIDs.rawValue: deleted,
-        ])
+        return Notification(name: ManagedObjectContext.didSaveObjectIDsNotification, object: nil, userInfo: saved.objectIDUserInfo)
     }
 
     public var description: String {
