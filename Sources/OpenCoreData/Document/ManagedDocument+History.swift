@@ -15,7 +15,7 @@ extension ManagedDocument {
     /// Remembers where the store's history stands when the document opens: what was saved
     /// before is read by fetches, what is saved after is merged by `mergeNewHistory`.
     func startFollowingHistory(of store: PersistentStore) {
-        let token = try? persistentStoreCoordinator.lock.withLock { try store.newestHistoryToken() }
+        let token = persistentStoreCoordinator.newestHistoryToken(of: store)
         lock.withLock { status.historyToken = token }
     }
 
@@ -65,7 +65,7 @@ extension ManagedDocument {
             transactions = try writer.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions
         } catch let error as CoreDataError where error.code == .persistentHistoryTokenExpired {
             writer.refreshAllObjects()
-            lock.withLock { status.historyToken = try? persistentStoreCoordinator.lock.withLock { try store.newestHistoryToken() } }
+            lock.withLock { status.historyToken = persistentStoreCoordinator.newestHistoryToken(of: store) }
             return .everything
         } catch {
             handleMergeError(error)

@@ -2,6 +2,15 @@ import Foundation
 
 /// Persistent history requests, run under the coordinator's lock.
 extension PersistentStoreCoordinator {
+    /// The token of `store`'s newest history transaction (nil: no history, or the store is
+    /// not this coordinator's any more), read under the lock.
+    func newestHistoryToken(of store: PersistentStore) -> PersistentHistoryToken? {
+        lock.withLock {
+            guard stores.contains(where: { $0 === store }) else { return nil }
+            return try? store.newestHistoryToken()
+        }
+    }
+
     /// Fetches or deletes the history `request` selects: in the store its token or
     /// transaction names, else in every store that has history (transactions of several
     /// stores in timestamp order).

@@ -30,11 +30,7 @@ extension PersistentStoreCoordinator {
     ///
     /// - Throws: `.storeOpenFailed` naming the key when a value is not a `Bool`.
     static func remoteChangeRequest(_ options: [String: any Sendable]?) throws -> RemoteChangeWatcher.Detection? {
-        func flag(_ key: String) throws -> Bool {
-            guard let value = options?[key] else { return false }
-            guard let flag = value as? Bool else { throw CoreDataError(.storeOpenFailed, "The store option \(key) must be a Bool.", key: key) }
-            return flag
-        }
+        func flag(_ key: String) throws -> Bool { try SQLiteStoreOptions.bool(options ?? [:], key) ?? false }
         let polls = try flag(PersistentStoreOption.remoteChangePolling)
         guard try flag(PersistentStoreOption.remoteChangeNotificationPost) else { return nil }
         return polls ? .polling : .fileEvents

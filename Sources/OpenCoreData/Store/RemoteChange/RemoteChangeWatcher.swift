@@ -83,7 +83,7 @@ final class RemoteChangeWatcher: @unchecked Sendable {
         }
         let connection = try SQLiteConnection(path: url.path, readOnly: true, create: false, busyTimeout: 200)
         self.connection = connection
-        lastDataVersion = try? Self.dataVersion(connection)
+        lastDataVersion = try? connection.dataVersion()
         if !forcePolling {
             let folder = url.deletingLastPathComponent().path
             let name = url.lastPathComponent
@@ -186,15 +186,9 @@ final class RemoteChangeWatcher: @unchecked Sendable {
             defer { ownWritePending = false }
             return ownWritePending
         }
-        guard let version = try? Self.dataVersion(connection) else { return false }
+        guard let version = try? connection.dataVersion() else { return false }
         defer { lastDataVersion = version }
         return version != lastDataVersion
-    }
-
-    private static func dataVersion(_ connection: SQLiteConnection) throws -> Int64? {
-        let statement = try connection.cachedStatement("PRAGMA data_version")
-        defer { statement.reset() }
-        return try statement.step() ? statement.int64(0) : nil
     }
 
     /// Posts the notification, unless the coordinator is gone or no longer has the store.

@@ -7,13 +7,20 @@ extension SQLiteStore {
     /// row cache, not a read of rows: it is left out of `executedStatementCount` and
     /// `steppedRowCount`.
     func hasExternalChanges() throws -> Bool {
-        let statement = try connection.cachedStatement("PRAGMA data_version")
-        defer { statement.reset() }
-        guard try statement.step() else { return false }
+        guard let version = try connection.dataVersion() else { return false }
         connection.executedStatementCount &-= 1
         connection.steppedRowCount &-= 1
-        let version = statement.int64(0)
         defer { lastDataVersion = version }
         return version != lastDataVersion
+    }
+}
+
+extension SQLiteConnection {
+    /// `PRAGMA data_version`: changes when another connection commits to the file (used by
+    /// the store's row cache and by the remote change watcher's own connection).
+    func dataVersion() throws -> Int64? {
+        let statement = try cachedStatement("PRAGMA data_version")
+        defer { statement.reset() }
+        return try statement.step() ? statement.int64(0) : nil
     }
 }

@@ -52,7 +52,9 @@ struct SQLiteStoreOptions {
     /// The busy timeout in whole milliseconds, as `sqlite3_busy_timeout` takes it.
     var timeoutMilliseconds: Int32 { Int32((timeout * 1000).rounded(.down)) }
 
-    private static func bool(_ options: [String: any Sendable], _ key: String) throws -> Bool? {
+    /// A `Bool` option's value, nil when absent; `.storeOpenFailed` naming the key when it is
+    /// not a `Bool`. Also used for the options every store kind reads (remote changes).
+    static func bool(_ options: [String: any Sendable], _ key: String) throws -> Bool? {
         guard let value = options[key] else { return nil }
         guard let flag = value as? Bool else { throw wrongType(key, "a Bool") }
         return flag
