@@ -3,12 +3,14 @@ import OpenCoreData
 
 /// `--history-cost`: what persistent history tracking costs. Per pass, on a fresh store
 /// with and without `PersistentHistoryTrackingKey` (interleaved, so load drifts hit both):
-/// (a) N `Flat` objects inserted and saved in one save, (b) a batch delete of those N
+/// (a) N `Flat` objects inserted (W1's rows, through the typed `@Managed` subclass as the
+/// README teaches) and saved in one save, (b) a batch delete of those N
 /// rows. `Flat` has no relationship, so without history the batch delete is one `DELETE`
 /// that reads no row; with history every deleted row is read and recorded. Reports the
 /// medians and the tracked/untracked ratios.
 enum HistoryCost {
     static func run(rows: Int, passes: Int) throws -> String {
+        OCDTypedFlat.setUp()
         var insert: [Bool: [Double]] = [:], delete: [Bool: [Double]] = [:]
         for pass in 1 ... passes {
             for tracking in [false, true] {
@@ -36,6 +38,7 @@ enum HistoryCost {
     /// One pass on a fresh store: seconds to insert and save `rows` objects, then to
     /// batch delete them all.
     private static func measure(rows: Int, tracking: Bool) throws -> (insert: Double, delete: Double) {
+        let values = FlatDataset.rows(count: rows)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ocd-bench-history-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -46,11 +49,7 @@ enum HistoryCost {
         context.persistentStoreCoordinator = coordinator
         return try context.performAndWait {
             let inserted = try Stopwatch.time {
-                for index in 0 ..< rows {
-                    let flat = EntityDescription.insertNewObject(forEntityName: "Flat", into: context)
-                    flat.setValue(Int64(index), forKey: "a0")
-                    flat.setValue("row \(index)", forKey: "a4")
-                }
+                OCDTypedFlat.insert(values, into: context)
                 try context.save()
             }.seconds
             context.reset()
