@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The demo apps' command line; the libraries never use it.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -46,9 +48,30 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The demo apps: one context's named, undoable, saved-at-once actions, shared by both kits.
+        .target(
+            name: "EditingSession",
+            dependencies: ["OpenCoreData"]
+        ),
+        // objc.io's nested lists, UI-free, with its Xcode model shipped as source.
+        .target(
+            name: "ListsKit",
+            dependencies: ["OpenCoreData", "EditingSession"],
+            resources: [.copy("Lists.xcdatamodeld")]
+        ),
+        // The Project/Bug tracker, UI-free, with its Xcode model shipped as source.
+        .target(
+            name: "BugsKit",
+            dependencies: ["OpenCoreData", "EditingSession"],
+            resources: [.copy("Bugs.xcdatamodeld")]
+        ),
+        // `opencoredata-demo`: both apps on one store, as a command line.
         .executableTarget(
             name: "opencoredata-demo",
-            dependencies: ["OpenCoreData"]
+            dependencies: [
+                "OpenCoreData", "ListsKit", "BugsKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // The reliability tests' child process: writes a store until it is killed.
         .executableTarget(
@@ -78,6 +101,23 @@ let package = Package(
                 "DataAccess", "OpenCoreData", "OpenCoreDataTestSupport", "ocd-torture",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
+        ),
+        .testTarget(
+            name: "EditingSessionTests",
+            dependencies: ["EditingSession", "OpenCoreData", "OpenCoreDataTestSupport"]
+        ),
+        .testTarget(
+            name: "ListsKitTests",
+            dependencies: ["ListsKit", "EditingSession", "OpenCoreData", "OpenCoreDataTestSupport"]
+        ),
+        .testTarget(
+            name: "BugsKitTests",
+            dependencies: ["BugsKit", "EditingSession", "OpenCoreData", "OpenCoreDataTestSupport"]
+        ),
+        // The command line, run as a child process.
+        .testTarget(
+            name: "DemoTests",
+            dependencies: ["opencoredata-demo", "ListsKit", "BugsKit", "OpenCoreData", "OpenCoreDataTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]
