@@ -15,7 +15,7 @@ extension BugsCommand {
 
         func run() throws {
             try DemoFailure.reporting {
-                let tracker = try TrackerSession(store: DemoStore.open(at: options.storeURL))
+                let tracker = try TrackerSession(store: options.openStore())
                 try options.output.emit(try tracker.projects(matching: search), text: TrackerOutput.projects)
             }
         }
@@ -38,7 +38,7 @@ extension BugsCommand {
 
         func run() throws {
             try DemoFailure.reporting {
-                let tracker = try TrackerSession(store: DemoStore.open(at: options.storeURL))
+                let tracker = try TrackerSession(store: options.openStore())
                 try options.output.emit(try tracker.addProject(name: name, url: url), text: TrackerOutput.action)
             }
         }
@@ -50,14 +50,14 @@ extension BugsCommand {
             abstract: "List a project's bugs, newest first."
         )
 
-        @Argument(help: "The project (a reference or its exact name).")
+        @Argument(help: "The project (@reference or exact name).")
         var project: String
 
         @OptionGroup var options: StoreOptions
 
         func run() throws {
             try DemoFailure.reporting {
-                let tracker = try TrackerSession(store: DemoStore.open(at: options.storeURL))
+                let tracker = try TrackerSession(store: options.openStore())
                 try options.output.emit(try tracker.bugs(of: project), text: TrackerOutput.bugs)
             }
         }
@@ -69,7 +69,7 @@ extension BugsCommand {
             abstract: "Add a bug to a project, optionally with details and a screenshot."
         )
 
-        @Argument(help: "The project (a reference or its exact name).")
+        @Argument(help: "The project (@reference or exact name).")
         var project: String
 
         @Argument(help: "The bug's title.")
@@ -86,7 +86,7 @@ extension BugsCommand {
         func run() throws {
             try DemoFailure.reporting {
                 let image = try screenshot.map(Self.read)
-                let tracker = try TrackerSession(store: DemoStore.open(at: options.storeURL))
+                let tracker = try TrackerSession(store: options.openStore())
                 try options.output.emit(try tracker.addBug(to: project, title: title, details: details, screenshot: image), text: TrackerOutput.action)
             }
         }
@@ -108,10 +108,10 @@ extension BugsCommand {
             discussion: "Give a project, or --bug with a bug's reference."
         )
 
-        @Argument(help: "The project to delete with all its bugs (a reference or its exact name).")
+        @Argument(help: "The project to delete with all its bugs (@reference or exact name).")
         var project: String?
 
-        @Option(name: .long, help: ArgumentHelp("The reference of a bug to delete instead.", valueName: "bug"))
+        @Option(name: .long, help: ArgumentHelp("The bug to delete instead (@reference).", valueName: "bug"))
         var bug: String?
 
         @OptionGroup var options: StoreOptions
@@ -124,7 +124,7 @@ extension BugsCommand {
 
         func run() throws {
             try DemoFailure.reporting {
-                let tracker = try TrackerSession(store: DemoStore.open(at: options.storeURL))
+                let tracker = try TrackerSession(store: options.openStore())
                 if let bug {
                     try options.output.emit(try tracker.removeBug(bug), text: TrackerOutput.action)
                 } else if let project {

@@ -50,7 +50,7 @@ enum DemoFailure {
             case .storeOpenFailed, .notAStore, .storeCorrupt, .incompatibleModel, .storeReadOnly, .invalidModel:
                 return ("The store cannot be opened: \(error.message)", storeUnavailable)
             case .storeTimeout:
-                return ("The store is busy (another process is writing to it): \(error.message) Try again.", storeBusy)
+                return ("The store is busy: \(error.message) Try again.", storeBusy)
             default:
                 return ("The store failed: \(error.message)", storeFailed)
             }

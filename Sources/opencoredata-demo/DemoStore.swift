@@ -23,18 +23,21 @@ struct DemoStore {
         PersistentContainer.defaultDirectoryURL().appendingPathComponent("\(name).sqlite")
     }
 
-    /// Opens (creating if missing) the store at `url`, or at `defaultURL` when nil.
+    /// Opens (creating if missing) the store at `url`, or at `defaultURL` when nil; a
+    /// `timeout` (seconds) other than nil replaces the store's 5 s wait for another
+    /// process's write lock.
     ///
     /// - Throws: `DemoError.cannotCreateStoreFolder` when the file's folder is missing and
     ///   cannot be made; `CoreDataError` when the store cannot be opened (not a store, a
     ///   newer model, busy) or a kit's model cannot be loaded.
-    static func open(at url: URL? = nil) throws -> DemoStore {
+    static func open(at url: URL? = nil, timeout: TimeInterval? = nil) throws -> DemoStore {
         let url = (url ?? defaultURL).standardizedFileURL
         try createFolder(of: url)
         let container = PersistentContainer(name: name, managedObjectModel: try mergedModel())
         let description = PersistentStoreDescription(url: url)
         description.setOption(true, forKey: PersistentStoreOption.persistentHistoryTracking)
         description.setOption(true, forKey: PersistentStoreOption.remoteChangeNotificationPost)
+        if let timeout { description.timeout = timeout }
         container.persistentStoreDescriptions = [description]
         let failure = LoadFailure()
         container.loadPersistentStores { _, error in failure.error = error }

@@ -9,7 +9,7 @@ extension ListsCommand {
             discussion: "Prints the list's breadcrumb, then its items in order. --tree prints every level below it."
         )
 
-        @Argument(help: "The item whose sub-items to show (a path such as 2.1, or a reference); the root list when omitted.")
+        @Argument(help: "The item whose sub-items to show (a path such as 2.1, or @reference); the root list when omitted.")
         var item: String?
 
         @Flag(name: .long, help: "Show the whole tree below the list, indented, with each item's path.")
@@ -19,7 +19,7 @@ extension ListsCommand {
 
         func run() throws {
             try DemoFailure.reporting {
-                let lists = try ListsSession(store: DemoStore.open(at: options.storeURL))
+                let lists = try ListsSession(store: options.openStore())
                 if tree {
                     try options.output.emit(try lists.tree(at: item), text: ListsOutput.tree)
                 } else {
@@ -38,14 +38,14 @@ extension ListsCommand {
         @Argument(help: "The new item's title.")
         var title: String
 
-        @Option(name: .customLong("in"), help: ArgumentHelp("The item whose list to add to (a path, a reference, or `root`); the root list when omitted.", valueName: "item"))
+        @Option(name: .customLong("in"), help: ArgumentHelp("The item whose list to add to (a path, @reference, or `root`); the root list when omitted.", valueName: "item"))
         var parent: String?
 
         @OptionGroup var options: StoreOptions
 
         func run() throws {
             try DemoFailure.reporting {
-                let lists = try ListsSession(store: DemoStore.open(at: options.storeURL))
+                let lists = try ListsSession(store: options.openStore())
                 try options.output.emit(try lists.add(title, in: parent), text: ListsOutput.action)
             }
         }
@@ -54,7 +54,7 @@ extension ListsCommand {
     struct Rename: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rename an item.")
 
-        @Argument(help: "The item to rename (a path such as 2.1, or a reference).")
+        @Argument(help: "The item to rename (a path such as 2.1, or @reference).")
         var item: String
 
         @Argument(help: "Its new title.")
@@ -64,7 +64,7 @@ extension ListsCommand {
 
         func run() throws {
             try DemoFailure.reporting {
-                let lists = try ListsSession(store: DemoStore.open(at: options.storeURL))
+                let lists = try ListsSession(store: options.openStore())
                 try options.output.emit(try lists.rename(item, to: title), text: ListsOutput.action)
             }
         }
@@ -81,10 +81,10 @@ extension ListsCommand {
                 """
         )
 
-        @Argument(help: "The item to move (a path such as 2.1, or a reference).")
+        @Argument(help: "The item to move (a path such as 2.1, or @reference).")
         var item: String
 
-        @Option(name: .customLong("in"), help: ArgumentHelp("The item whose list to move it into (a path, a reference, or `root`).", valueName: "item"))
+        @Option(name: .customLong("in"), help: ArgumentHelp("The item whose list to move it into (a path, @reference, or `root`).", valueName: "item"))
         var parent: String?
 
         @Option(name: .long, help: ArgumentHelp("The 1-based position to move it to; the end of the list when only --in is given.", valueName: "n"))
@@ -103,7 +103,7 @@ extension ListsCommand {
 
         func run() throws {
             try DemoFailure.reporting {
-                let lists = try ListsSession(store: DemoStore.open(at: options.storeURL))
+                let lists = try ListsSession(store: options.openStore())
                 try options.output.emit(try lists.move(item, into: parent, to: position), text: ListsOutput.action)
             }
         }
@@ -116,14 +116,14 @@ extension ListsCommand {
             discussion: "The later items of its list move up one position."
         )
 
-        @Argument(help: "The item to delete (a path such as 2.1, or a reference).")
+        @Argument(help: "The item to delete (a path such as 2.1, or @reference).")
         var item: String
 
         @OptionGroup var options: StoreOptions
 
         func run() throws {
             try DemoFailure.reporting {
-                let lists = try ListsSession(store: DemoStore.open(at: options.storeURL))
+                let lists = try ListsSession(store: options.openStore())
                 try options.output.emit(try lists.remove(item), text: ListsOutput.action)
             }
         }

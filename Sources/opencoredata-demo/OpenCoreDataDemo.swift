@@ -24,8 +24,8 @@ struct OpenCoreDataDemo: ParsableCommand {
             Exit codes: 0 success; 64 bad arguments; 65 bad input refused by an app (an \
             empty title, an unknown item path, reference or project); 66 a file to read \
             (a screenshot) cannot be read; 73 the store cannot be created or opened; \
-            74 any other store error; 75 the store stayed busy (another process held it \
-            for the whole timeout): try again.
+            74 any other store error; 75 the store stayed busy (another process held its \
+            write lock for the whole --timeout): try again.
             """,
         subcommands: [ListsCommand.self, BugsCommand.self]
     )
@@ -34,7 +34,7 @@ struct OpenCoreDataDemo: ParsableCommand {
 
     func run() throws {
         try DemoFailure.reporting {
-            let store = try DemoStore.open(at: options.storeURL)
+            let store = try options.openStore()
             try NestedListDemo.run(on: store, output: options.output)
         }
     }

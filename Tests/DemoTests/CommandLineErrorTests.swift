@@ -47,6 +47,14 @@ import Testing
         let notStore = try cli.folder.write("hello, I am not SQLite, just some text long enough to be a header", to: "text.sqlite")
         try #expect(cli.run(["lists", "ls", "--store", notStore.path], addsStore: false).status == 73)
 
+        // 75: another process holds the write lock past --timeout.
+        let holder = try RawSQLiteConnection(URL(fileURLWithPath: cli.storePath))
+        try holder.execute("BEGIN EXCLUSIVE")
+        let busy = try cli.run(["lists", "add", "Late", "--timeout", "0.2"], expectingStatus: 75)
+        #expect(busy.errors.contains("busy"), "\(busy)")
+        try holder.execute("ROLLBACK")
+        holder.close()
+
         // Nothing changed in the store.
         #expect(try cli.run(["lists", "ls", "--tree", "--json"]).output == before)
         #expect(try cli.run(["bugs", "bugs", "Site", "--json"]).json(DemoJSON.Bugs.self).bugs.isEmpty)
