@@ -50,6 +50,12 @@ import Testing
         let treeJSON = try cli.run(["lists", "ls", "--tree", "--json"]).json(DemoJSON.TreeNode.self)
         #expect(treeJSON.descendants.map(\.path) == ["1", "1.1", "2", "2.1", "2.2"])
 
+        // Back up to the root list, and a list addressed by reference.
+        try cli.run(["lists", "mv", "2.2", "--in", "root", "--position", "1"], expectingStatus: 0)
+        let work = try #require(try cli.run(["lists", "ls", "--json"]).json(DemoJSON.List.self).items.first { $0.title == "Work" })
+        #expect(try cli.run(["lists", "ls", "@\(work.reference)"]).output == "Lists › Work\n1. Rye bread\n")
+        try cli.run(["lists", "mv", "1", "--in", "@\(work.reference)"], expectingStatus: 0)
+
         // Delete with cascade: the later items move up.
         try cli.run(["lists", "rm", "1"])
         let after = try cli.run(["lists", "ls", "--json"]).json(DemoJSON.List.self)
