@@ -1,0 +1,3 @@
+import Foundation
+
+public final class BugTracker {}
