@@ -16,4 +16,10 @@ public final class Bug: ManagedObject {
     @Managed public var created: Date
     /// The project the bug belongs to (required when saved).
     @Managed public var project: Project?
+
+    /// A new bug is filed now.
+    override public func awakeFromInsert() {
+        super.awakeFromInsert()
+        created = Date()
+    }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// Why the tracker refused an input: a clear, typed reason, with a readable
 /// `description` for a page or a command line. An action that throws one changed nothing.
 ///
-/// Errors of the framework (`CoreDataError`) pass through unchanged.
+/// An unknown or deleted reference throws `EditingSessionError.notFound`, and errors of
+/// the framework (`CoreDataError`) pass through unchanged.
 public enum BugTrackerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A text field of the tracker, named in errors.
     public enum Field: String, Sendable, Codable {
@@ -18,10 +19,8 @@ public enum BugTrackerError: Error, Equatable, Sendable, CustomStringConvertible
     case controlCharacters(Field)
     /// The URL is not one the tracker accepts (see `BugTracker.validatedURL(_:)`).
     case invalidURL(String, reason: String)
-    /// No project has this reference (or, for a lookup, this exact name).
-    case projectNotFound(String)
-    /// No bug has this reference.
-    case bugNotFound(String)
+    /// No project has this reference or exact name (`BugTracker.lookupProject(_:)`).
+    case noProjectNamed(String)
     /// Several projects have this exact name: address one by its reference instead.
     case ambiguousProjectName(String, references: [String])
     /// The screenshot is not a PNG or a JPEG (judged by its first bytes, never by a name
@@ -42,10 +41,8 @@ public enum BugTrackerError: Error, Equatable, Sendable, CustomStringConvertible
                 : "The \(field.label) contains control characters such as line breaks."
         case .invalidURL(let url, let reason):
             "“\(url)” is not a URL the tracker accepts: \(reason)."
-        case .projectNotFound(let project):
-            "No project “\(project)”."
-        case .bugNotFound(let bug):
-            "No bug “\(bug)”."
+        case .noProjectNamed(let name):
+            "No project is named “\(name)”."
         case .ambiguousProjectName(let name, let references):
             "\(references.count) projects are named “\(name)”; use a reference instead: \(references.joined(separator: ", "))."
         case .screenshotNotAnImage:
