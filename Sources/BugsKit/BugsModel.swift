@@ -18,8 +18,13 @@ public enum BugsModel {
     }
 
     /// Binds the entities `Project` and `Bug` to their classes (idempotent).
+    ///
+    /// The model names the classes with their module, `BugsKit.Project` and
+    /// `BugsKit.Bug` (Xcode's "Module" field), and they are registered under those names
+    /// only: another model of the same process with its own `Project` or `Bug` entity
+    /// keeps its own classes (or plain `ManagedObject`).
     public static func registerClasses() {
-        ManagedObjectClasses.register(Project.self)
-        ManagedObjectClasses.register(Bug.self)
+        ManagedObjectClasses.register(Project.self, forEntityName: String(reflecting: Project.self))
+        ManagedObjectClasses.register(Bug.self, forEntityName: String(reflecting: Bug.self))
     }
 }

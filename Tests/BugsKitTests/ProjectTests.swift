@@ -117,3 +117,25 @@ import Testing
         }
     }
 }
+
+/// The kit's classes are bound by their module-qualified names only.
+@Suite struct BugsModelTests {
+    @Test(arguments: StoreKind.allCases)
+    func anotherModelsProjectEntityKeepsItsOwnClass(kind: StoreKind) throws {
+        BugsModel.registerClasses()
+        let project = EntityDescription(name: "Project", properties: [
+            AttributeDescription(name: "title", type: .string, isOptional: true),
+        ])
+        let stack = try TestStack(model: ManagedObjectModel(entities: [project]), kind: kind)
+        try stack.context.performAndWait {
+            let object = stack.insert("Project", ["title": "Mine"])
+            #expect(!(object is BugsKit.Project))
+            try stack.context.save()
+        }
+        let bugs = try TestStack(model: BugsModel.makeModel(), kind: kind)
+        bugs.context.performAndWait {
+            #expect(bugs.insert("Project") is BugsKit.Project)
+            #expect(bugs.insert("Bug") is BugsKit.Bug)
+        }
+    }
+}
