@@ -1,0 +1,14 @@
+import Foundation
+import OpenCoreData
+
+extension NestedList {
+    /// The nested-list model (`Lists.xcdatamodeld`, shipped with this module), with `Item`
+    /// registered as its entity's class. A new instance per call: a coordinator freezes the
+    /// model it uses, and the demo merges it with other models first.
+    ///
+    /// - Throws: `CoreDataError.invalidModel` when the resource is missing or unreadable.
+    public static func model() throws -> ManagedObjectModel {
+        ManagedObjectClasses.register(Item.self)
+        return try ManagedObjectModel(named: "Lists", bundle: .module)
+    }
+}
