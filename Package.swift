@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         // Skopelos' data-access layer on top: DALService, ready stacks, app-state saving, CRUD helpers.
         .library(name: "DataAccess", targets: ["DataAccess"]),
+        // The demo apps' logic, for the benchmarks (`Benchmarks/` times ListsKit on long lists).
+        .library(name: "EditingSession", targets: ["EditingSession"]),
+        .library(name: "ListsKit", targets: ["ListsKit"]),
         .executable(name: "opencoredata-demo", targets: ["opencoredata-demo"]),
     ],
     dependencies: [

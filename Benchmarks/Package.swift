@@ -21,6 +21,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OpenCoreData", package: "OpenCoreData"),
                 .product(name: "DataAccess", package: "OpenCoreData"),
+                .product(name: "ListsKit", package: "OpenCoreData"),
+                .product(name: "EditingSession", package: "OpenCoreData"),
             ]
         ),
     ],

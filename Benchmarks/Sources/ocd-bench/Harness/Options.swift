@@ -18,6 +18,10 @@ struct Options {
     var remoteLatency = false
     /// `--remote-latency`: saves of the other process to time.
     var saves = 50
+    /// Measure ListsKit on one long list (open, page, add, move, delete, undo) instead of the workloads.
+    var listsCost = false
+    /// `--lists-cost`: items in the list.
+    var items = 10_000
     /// Measure heap bytes per object after the workloads (`BytesReport`).
     var measuresBytes = true
 
@@ -28,6 +32,7 @@ struct Options {
                ocd-bench --dal-cost [--passes N]
                ocd-bench --history-cost [--passes N] [--rows N]
                ocd-bench --remote-latency [--saves N]
+               ocd-bench --lists-cost [--passes N] [--items N]
           --passes N   timed runs per (engine, workload), median reported (default 5)
           --rows N     rows of the Flat table (default 100000)
           --only LIST  workloads to run (default all: \(Workload.allCases.map(\.rawValue).joined(separator: ",")))
@@ -39,6 +44,8 @@ struct Options {
           --history-cost  N inserts + save and a batch delete of N rows, with and without persistent history
           --remote-latency  another process's commit → storeRemoteChangeNotification (median, p95, max over
                        --saves N saves, default 50), and the watcher's idle and per-save cost
+          --lists-cost  ListsKit on one list of --items N items (default 10000): open with the controller,
+                       first page, add, move a row, delete one, undo (medians)
         """
 
     struct Invalid: Error, CustomStringConvertible {
@@ -77,6 +84,11 @@ struct Options {
                 historyCost = true
             case "--remote-latency":
                 remoteLatency = true
+            case "--lists-cost":
+                listsCost = true
+            case "--items":
+                guard let items = Int(try value(for: flag)), items >= 100 else { throw Invalid(description: "--items must be an integer ≥ 100") }
+                self.items = items
             case "--saves":
                 guard let saves = Int(try value(for: flag)), saves > 0 else { throw Invalid(description: "--saves must be a positive integer") }
                 self.saves = saves

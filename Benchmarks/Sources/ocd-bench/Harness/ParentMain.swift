@@ -31,6 +31,15 @@ enum ParentMain {
                 return 1
             }
         }
+        if options.listsCost {
+            do {
+                print(try ListsCost.run(items: options.items, passes: options.passes))
+                return 0
+            } catch {
+                log("lists cost: FAILED \(error)")
+                return 1
+            }
+        }
         if options.historyCost {
             do {
                 print(try HistoryCost.run(rows: options.rows, passes: options.passes))
