@@ -9,9 +9,7 @@ import Foundation
 /// *deleted* when it left it (deleted, rolled back before its first save, or its row
 /// deleted elsewhere), *invalidated* when its row turned out to be gone, *refreshed* when
 /// it was reloaded from the store, and *updated* — with the properties whose values
-/// differ — when it stayed and changed. Objects touched but unchanged are left out. An
-/// object refreshed and then changed in the same event is both refreshed and updated
-/// (compared with the values the refresh read).
+/// differ — when it stayed and changed. Objects touched but unchanged are left out.
 @_spi(ChangeTracking) public struct ChangeSet {
     public internal(set) var inserted: [ManagedObject] = []
     public internal(set) var updated: [ManagedObject] = []
@@ -53,27 +51,17 @@ extension ChangeSet {
     /// The change set of an event from its touches: each object's snapshot compared with
     /// the object now.
     init(touches: [ChangeLedger.Touch], refreshedIDs: Set<ObjectIdentifier>, in context: ManagedObjectContext) {
-        // A refresh starts a new baseline (`ManagedObject.refresh(mergeChanges:)`): an
-        // object changed after it has a second touch. The refresh's touch only lists it
-        // as refreshed; the later one is compared, and is the one undo restores.
-        let (superseded, retouched) = refreshedIDs.isEmpty ? ([], []) : Self.supersededTouches(touches)
-        for (index, touch) in touches.enumerated() {
+        for touch in touches {
             let object = touch.object
             let before = touch.before
             let isLive = object.context === context && object.lifecycle != .deleted && object.lifecycle != .discarded && !object.isInaccessible
-            if !superseded.isEmpty, superseded.contains(index) {
-                // Gone by the end of the event: the later touch lists it as deleted or invalidated.
-                if isLive { refreshed.append(object) }
-                continue
-            }
-            let isRetouch = !retouched.isEmpty && retouched.contains(ObjectIdentifier(object))
             if !before.isLive && isLive {
                 inserted.append(object)
             } else if before.isLive && !isLive {
                 if object.isInaccessible && object.context === context { invalidated.append(object) } else { deleted.append(object) }
             } else if !isLive {
                 continue
-            } else if (!isRetouch && !refreshedIDs.isEmpty && refreshedIDs.contains(ObjectIdentifier(object))) || (!before.faulted && object.faulted) {
+            } else if (!refreshedIDs.isEmpty && refreshedIDs.contains(ObjectIdentifier(object))) || (!before.faulted && object.faulted) {
                 refreshed.append(object)
             } else {
                 let differing = Self.differingSlots(before, object)
@@ -82,29 +70,7 @@ extension ChangeSet {
                 changedSlots.append(differing)
             }
         }
-        guard !superseded.isEmpty else {
-            snapshots = touches
-            return
-        }
-        snapshots = touches.enumerated().filter { !superseded.contains($0.offset) }.map(\.element)
-        var listed = Set<ObjectIdentifier>()
-        refreshed.removeAll { !listed.insert(ObjectIdentifier($0)).inserted }
-    }
-
-    /// The indexes of touches followed by a later touch of the same object, and those
-    /// objects.
-    private static func supersededTouches(_ touches: [ChangeLedger.Touch]) -> (indexes: Set<Int>, objects: Set<ObjectIdentifier>) {
-        var last: [ObjectIdentifier: Int] = [:]
-        var superseded = (indexes: Set<Int>(), objects: Set<ObjectIdentifier>())
-        for (index, touch) in touches.enumerated() {
-            let id = ObjectIdentifier(touch.object)
-            if let earlier = last[id] {
-                superseded.indexes.insert(earlier)
-                superseded.objects.insert(id)
-            }
-            last[id] = index
-        }
-        return superseded
+        snapshots = touches
     }
 
     /// Whether slot `slot` holds the same value in both: the same bits (an untouched

@@ -108,9 +108,6 @@ extension ManagedObject {
             ? toMany.filter { changedSlots.contains($0.key) }.map { ($0.key, $0.value, toManyBase[$0.key] ?? RelatedObjects()) }
             : []
         turnIntoFault(keepingSnapshot: false)
-        // The store's values are the new baseline: a change later in the event is a touch
-        // of its own, compared with them (and undone to them).
-        forgetEvents()
         guard mergeChanges, !changes.isEmpty else { return }
         willAccessValues()
         for (slot, value) in changes {
