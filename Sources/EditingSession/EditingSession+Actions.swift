@@ -1,3 +1,4 @@
+import Foundation
 import OpenCoreData
 
 extension EditingSession {
@@ -44,6 +45,9 @@ extension EditingSession {
                 } catch let error as CoreDataError where error.code == .mergeConflict && attempt < conflictRetries {
                     attempt += 1
                     takeBackAttempt()
+                    // Two editors retrying in step would meet again: wait a random moment,
+                    // longer each time (at most a few milliseconds).
+                    Thread.sleep(forTimeInterval: Double.random(in: 0 ... 0.001) * Double(attempt))
                     continue
                 } catch {
                     takeBackAttempt()

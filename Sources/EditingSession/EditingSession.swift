@@ -26,7 +26,7 @@ public final class EditingSession: @unchecked Sendable {
     public let conflictRetries: Int
 
     /// Gives `context` an undo manager and uses it for actions.
-    public init(context: ManagedObjectContext, conflictRetries: Int = 5) {
+    public init(context: ManagedObjectContext, conflictRetries: Int = 8) {
         let undoManager = CDUndoManager()
         context.performAndWait { context.undoManager = undoManager }
         self.context = context

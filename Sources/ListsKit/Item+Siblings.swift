@@ -20,15 +20,25 @@ extension Item {
     /// How many children `parent` has: a count in the store (plus pending changes), which
     /// reads no object.
     static func childCount(of parent: Item, in context: ManagedObjectContext) throws -> Int {
-        try context.count(for: childrenRequest(of: parent))
+        parent.loadBeforeReadingChildren()
+        return try context.count(for: childrenRequest(of: parent))
     }
 
     /// The children of `parent` whose order is in `orders`, read in one fetch (not as faults).
     static func children(of parent: Item, orders: ClosedRange<Int64>, in context: ManagedObjectContext) throws -> [Item] {
         guard !orders.isEmpty else { return [] }
+        parent.loadBeforeReadingChildren()
         let request = try childrenRequest(of: parent, orders: orders)
         request.returnsObjectsAsFaults = false
         return try context.fetch(request)
+    }
+
+    /// Loads this item, if it is a fault, before its children are read. The save checks
+    /// the version it loads, which is then no newer than the children read: a child
+    /// another editor adds or removes in between makes this save a merge conflict (and
+    /// the session runs the action again) instead of slipping through with a stale count.
+    func loadBeforeReadingChildren() {
+        _ = order
     }
 
     /// A new item at the end of `parent`'s list (order = number of siblings).
