@@ -34,6 +34,9 @@ extension CDValue {
 
     private static func convert(_ raw: Any?) throws -> CDValue {
         guard let value = flattenOptional(raw) else { return .null }
+        // A managed object (a to-one value, compared by a controller's predicate for every
+        // changed object) first: the number and value-type casts below fail slowly on it.
+        if let object = value as? ManagedObject { return .objectID(object.objectID) }
         if let number = convertNumber(value) { return number }
         switch value {
         case let v as CDValue: return v
@@ -110,10 +113,16 @@ extension CDValue {
     /// Unwraps an optional hidden inside `Any` (at any depth): `Optional<Int>.none` as `Any` is `nil`.
     package static func flattenOptional(_ value: Any?) -> Any? {
         guard let value else { return nil }
+        // Most values are no optionals: their type's kind says so at once, where the
+        // conformance cast below costs thousands of instructions on a class instance.
+        guard _openExistential(value, do: isOptionalValue) else { return value }
         if let optional = value as? any OptionalFlattening { return optional.flattenedValue }
         return value
     }
 }
+
+/// Whether `T`, the dynamic type of the value it is opened from, is an `Optional`.
+private func isOptionalValue<T>(_: T) -> Bool { _isOptional(T.self) }
 
 /// Lets `flattenOptional` see through optionals boxed in `Any`.
 private protocol OptionalFlattening {
