@@ -26,13 +26,11 @@ public struct BugRow: Sendable, Hashable, Codable, Identifiable {
     ///
     /// - Throws: `EditingSessionError.notFound` for a bug (or project) not saved yet.
     public init(_ bug: Bug, session: EditingSession) throws {
-        guard let reference = session.reference(to: bug), let owner = bug.project,
-              let project = session.reference(to: owner)
-        else {
-            throw EditingSessionError.notFound(entity: "Bug", reference: "(unsaved)")
+        reference = try session.savedReference(to: bug)
+        guard let owner = bug.project else {
+            throw EditingSessionError.notFound(entity: "Bug", reference: "(no project)")
         }
-        self.reference = reference
-        self.project = project
+        project = try session.savedReference(to: owner)
         title = bug.title
         details = bug.details
         created = bug.created

@@ -1,3 +1,4 @@
+import EditingSession
 import Foundation
 
 extension BugTracker {
@@ -22,11 +23,15 @@ extension BugTracker {
     /// A project name or bug title as stored: trimmed of surrounding whitespace, not
     /// empty, one line, at most `limit` characters.
     static func validatedLine(_ raw: String, _ field: BugTrackerError.Field, limit: Int) throws(BugTrackerError) -> String {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { throw .emptyField(field) }
-        guard text.count <= limit else { throw .fieldTooLong(field, limit: limit) }
-        guard !text.unicodeScalars.contains(where: isControl) else { throw .controlCharacters(field) }
-        return text
+        do {
+            return try LineInput.validated(raw, limit: limit)
+        } catch {
+            switch error {
+            case .empty: throw .emptyField(field)
+            case .tooLong: throw .fieldTooLong(field, limit: limit)
+            case .controlCharacters: throw .controlCharacters(field)
+            }
+        }
     }
 
     /// A bug's details as stored: trimmed; nil when empty; line breaks and tabs allowed.
@@ -34,7 +39,7 @@ extension BugTracker {
         guard let text = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
         guard text.count <= Limits.detailsLength else { throw .fieldTooLong(.details, limit: Limits.detailsLength) }
         let allowed: Set<Unicode.Scalar> = ["\n", "\r", "\t"]
-        guard !text.unicodeScalars.contains(where: { isControl($0) && !allowed.contains($0) }) else {
+        guard !text.unicodeScalars.contains(where: { LineInput.isControl($0) && !allowed.contains($0) }) else {
             throw .controlCharacters(.details)
         }
         return text
@@ -52,7 +57,7 @@ extension BugTracker {
     public static func validatedURL(_ raw: String?) throws(BugTrackerError) -> String? {
         guard let text = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
         guard text.count <= Limits.urlLength else { throw .fieldTooLong(.url, limit: Limits.urlLength) }
-        guard !text.unicodeScalars.contains(where: { isControl($0) || $0.properties.isWhitespace }) else {
+        guard !text.unicodeScalars.contains(where: { LineInput.isControl($0) || $0.properties.isWhitespace }) else {
             throw .invalidURL(text, reason: "it contains spaces or control characters")
         }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
@@ -67,9 +72,5 @@ extension BugTracker {
             guard Project.host(of: text) != nil else { throw .invalidURL(text, reason: "it has no host") }
         }
         return text
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control
     }
 }

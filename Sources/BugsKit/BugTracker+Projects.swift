@@ -10,11 +10,7 @@ extension BugTracker {
     /// with `allowsEditing` false. See `ProjectListController` for the order and where
     /// projects without a host go.
     public func projectList(searchText: String? = nil) throws -> ProjectList {
-        try session.read { context in
-            let controller = try ProjectListController(context: context, searchText: searchText)
-            try controller.performFetch()
-            return try ProjectList(controller, session: session)
-        }
+        try session.read { _ in try ProjectList(makeProjectListController(searchText: searchText), session: session) }
     }
 
     /// A live project list for a page, on the session's context, fetched. Use it, and

@@ -24,10 +24,7 @@ public struct ProjectRow: Sendable, Hashable, Codable, Identifiable {
     ///   reference; a fetched results controller reports an insert during the save, before
     ///   the permanent ID: make rows once the save is done).
     public init(_ project: Project, session: EditingSession) throws {
-        guard let reference = session.reference(to: project) else {
-            throw EditingSessionError.notFound(entity: "Project", reference: "(unsaved)")
-        }
-        self.reference = reference
+        reference = try session.savedReference(to: project)
         name = project.name
         url = project.url
         host = project.host

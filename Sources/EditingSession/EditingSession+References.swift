@@ -8,6 +8,17 @@ extension EditingSession {
         object.objectID.primaryKey.flatMap { Reference(primaryKey: $0) }
     }
 
+    /// `reference(to:)` for an object that must be saved, as one a row is made of.
+    ///
+    /// - Throws: `EditingSessionError.notFound` (reference “(unsaved)”) for an object not
+    ///   saved yet.
+    public func savedReference<Object: ManagedObject>(to object: Object) throws -> Reference<Object> {
+        guard let reference = reference(to: object) else {
+            throw EditingSessionError.notFound(entity: String(describing: Object.self), reference: "(unsaved)")
+        }
+        return reference
+    }
+
     /// The object `reference` names, loaded. Call it inside `read` or `perform`.
     ///
     /// - Throws: `EditingSessionError.notFound` when the store has no such object (never

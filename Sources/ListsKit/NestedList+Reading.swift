@@ -83,9 +83,6 @@ extension NestedList {
 
     /// `row(for:)` of an item read from the store, which has a reference.
     func savedRow(for item: Item) throws -> ItemRow {
-        guard let row = row(for: item) else {
-            throw EditingSessionError.notFound(entity: "Item", reference: "(unsaved “\(item.title)”)")
-        }
-        return row
+        ItemRow(reference: try session.savedReference(to: item), title: item.title, order: Int(item.order), childCount: item.children.count)
     }
 }

@@ -1,3 +1,4 @@
+import EditingSession
 import Foundation
 
 extension NestedList {
@@ -9,12 +10,14 @@ extension NestedList {
     ///
     /// - Throws: `ListsError.emptyTitle`, `.titleTooLong` or `.titleHasControlCharacters`.
     public static func validatedTitle(_ title: String) throws(ListsError) -> String {
-        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw .emptyTitle }
-        guard trimmed.count <= maximumTitleLength else { throw .titleTooLong(length: trimmed.count, limit: maximumTitleLength) }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .titleHasControlCharacters
+        do {
+            return try LineInput.validated(title, limit: maximumTitleLength)
+        } catch {
+            switch error {
+            case .empty: throw .emptyTitle
+            case .tooLong(let length): throw .titleTooLong(length: length, limit: maximumTitleLength)
+            case .controlCharacters: throw .titleHasControlCharacters
+            }
         }
-        return trimmed
     }
 }

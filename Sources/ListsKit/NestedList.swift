@@ -50,8 +50,6 @@ public final class NestedList: Sendable {
     /// session's queue (inside `session.read`) with an object of the session's context:
     /// a controller's delegate turns the objects it is handed into rows this way.
     public func row(for item: Item) -> ItemRow? {
-        session.reference(to: item).map {
-            ItemRow(reference: $0, title: item.title, order: Int(item.order), childCount: item.children.count)
-        }
+        try? savedRow(for: item)
     }
 }

@@ -143,4 +143,20 @@ import Testing
         }
         #expect(EditingSessionError.notFound(entity: "Counter", reference: "3").description.contains("Counter 3"))
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func onlyASavedObjectHasAReference(_ kind: StoreKind) throws {
+        let session = try Counter.session(kind, at: TemporaryFolder().file())
+        let milk = try #require(try session.addCounter("Milk"))
+        try session.read { context in
+            let saved = try session.savedReference(to: session.object(milk))
+            #expect(saved == milk)
+            let unsaved = Counter(context: context)
+            #expect(session.reference(to: unsaved) == nil)
+            #expect(throws: EditingSessionError.notFound(entity: "Counter", reference: "(unsaved)")) {
+                try session.savedReference(to: unsaved)
+            }
+            context.delete(unsaved)
+        }
+    }
 }
