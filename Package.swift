@@ -19,8 +19,12 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // The demo apps' command line; the libraries never use it.
+        // The demo apps' command line and web app; the libraries never use them, and SwiftPM
+        // fetches a dependency only for the products a client uses.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.0"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.0"),
     ],
     targets: [
         .systemLibrary(
@@ -68,12 +72,35 @@ let package = Package(
             dependencies: ["OpenCoreData", "EditingSession"],
             resources: [.copy("Bugs.xcdatamodeld")]
         ),
-        // `opencoredata-demo`: both apps on one store, as a command line.
+        // The one store both demo apps share (the kits' models merged, history on).
+        .target(
+            name: "DemoStore",
+            dependencies: ["OpenCoreData", "ListsKit", "BugsKit"]
+        ),
+        // Both apps as live web pages: Hummingbird, Mustache templates, fetched results
+        // controllers pushed to the browser as server-sent events.
+        .target(
+            name: "WebApp",
+            dependencies: [
+                "OpenCoreData", "EditingSession", "ListsKit", "BugsKit", "DemoStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Templates"), .copy("Public")]
+        ),
+        // `opencoredata-demo`: both apps on one store, served as a web app (no arguments) or
+        // scripted as a command line.
         .executableTarget(
             name: "opencoredata-demo",
             dependencies: [
-                "OpenCoreData", "ListsKit", "BugsKit",
+                "OpenCoreData", "ListsKit", "BugsKit", "DemoStore", "WebApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The reliability tests' child process: writes a store until it is killed.
@@ -117,10 +144,19 @@ let package = Package(
             name: "BugsKitTests",
             dependencies: ["BugsKit", "EditingSession", "OpenCoreData", "OpenCoreDataTestSupport"]
         ),
-        // The command line, run as a child process.
+        // The command line and the web server, run as child processes (the browser and load
+        // tests drive the server from Python).
         .testTarget(
             name: "DemoTests",
             dependencies: ["opencoredata-demo", "ListsKit", "BugsKit", "OpenCoreData", "OpenCoreDataTestSupport"]
+        ),
+        // The web app's routes in process (Hummingbird's test client).
+        .testTarget(
+            name: "WebAppTests",
+            dependencies: [
+                "WebApp", "DemoStore", "ListsKit", "BugsKit", "EditingSession", "OpenCoreData", "OpenCoreDataTestSupport", "CSQLite",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,8 +2,6 @@ import Foundation
 
 /// The command line's own errors (the apps' input errors are the kits' own types).
 enum DemoError: Error, CustomStringConvertible {
-    /// The store file's folder is missing and cannot be created.
-    case cannotCreateStoreFolder(String, reason: String)
     /// A file named on the command line (a screenshot) cannot be read.
     case cannotReadFile(String, reason: String)
     /// A 1-based position past the end of its list (`last` is the largest valid one).
@@ -11,8 +9,6 @@ enum DemoError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case let .cannotCreateStoreFolder(path, reason):
-            "Cannot create the store's folder \(path): \(reason)."
         case let .cannotReadFile(path, reason):
             "Cannot read \(path): \(reason)."
         case let .positionOutOfRange(position, last):

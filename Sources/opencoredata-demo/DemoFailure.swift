@@ -1,5 +1,6 @@
 import ArgumentParser
 import BugsKit
+import DemoStore
 import EditingSession
 import Foundation
 import ListsKit
@@ -35,10 +36,11 @@ enum DemoFailure {
         switch error {
         case let error as DemoError:
             switch error {
-            case .cannotCreateStoreFolder: return (error.description, storeUnavailable)
             case .cannotReadFile: return (error.description, fileUnreadable)
             case .positionOutOfRange: return (error.description, inputRefused)
             }
+        case let error as DemoStoreError:
+            return (error.description, storeUnavailable)
         case let error as ListsError:
             return (error.description, inputRefused)
         case let error as BugTrackerError:

@@ -1,3 +1,4 @@
+import DemoStore
 import EditingSession
 import Foundation
 import ListsKit

@@ -1,3 +1,4 @@
+import DemoStore
 import Foundation
 
 /// What `opencoredata-demo` does with no command (until the web app takes its place):

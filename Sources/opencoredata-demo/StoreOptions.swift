@@ -1,3 +1,4 @@
+import DemoStore
 import ArgumentParser
 import Foundation
 

@@ -1,3 +1,4 @@
+import DemoStore
 import BugsKit
 import EditingSession
 import Foundation

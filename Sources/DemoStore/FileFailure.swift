@@ -2,9 +2,10 @@ import Foundation
 
 /// A short, readable reason for a failed file operation ("No such file or directory",
 /// "Permission denied"), taken from the POSIX error under Foundation's, so that no
-/// Foundation error text leaks into the command line's messages.
-enum FileFailure {
-    static func reason(_ error: any Error) -> String {
+/// Foundation error text leaks into the demo's messages.
+public enum FileFailure {
+    /// The reason `error` gives, in a few words.
+    public static func reason(_ error: any Error) -> String {
         let error = error as NSError
         if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))

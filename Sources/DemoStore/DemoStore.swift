@@ -9,17 +9,17 @@ import OpenCoreData
 /// can work on the file at once and see each other's changes.
 ///
 /// Work goes through private-queue contexts (`newContext()`), never the main queue.
-struct DemoStore {
+public struct DemoStore: Sendable {
     /// The container's name: the default file is `Demo.sqlite` in the program's data folder.
-    static let name = "Demo"
+    public static let name = "Demo"
 
-    let container: PersistentContainer
+    public let container: PersistentContainer
     /// The store file.
-    let url: URL
+    public let url: URL
 
     /// The default store file: `PersistentContainer.defaultDirectoryURL()/Demo.sqlite`, i.e.
     /// `$XDG_DATA_HOME/opencoredata-demo/` or `~/.local/share/opencoredata-demo/`.
-    static var defaultURL: URL {
+    public static var defaultURL: URL {
         PersistentContainer.defaultDirectoryURL().appendingPathComponent("\(name).sqlite")
     }
 
@@ -27,10 +27,10 @@ struct DemoStore {
     /// `timeout` (seconds) other than nil replaces the store's 5 s wait for another
     /// process's write lock.
     ///
-    /// - Throws: `DemoError.cannotCreateStoreFolder` when the file's folder is missing and
+    /// - Throws: `DemoStoreError.cannotCreateFolder` when the file's folder is missing and
     ///   cannot be made; `CoreDataError` when the store cannot be opened (not a store, a
     ///   newer model, busy) or a kit's model cannot be loaded.
-    static func open(at url: URL? = nil, timeout: TimeInterval? = nil) throws -> DemoStore {
+    public static func open(at url: URL? = nil, timeout: TimeInterval? = nil) throws -> DemoStore {
         let url = (url ?? defaultURL).standardizedFileURL
         try createFolder(of: url)
         let container = PersistentContainer(name: name, managedObjectModel: try mergedModel())
@@ -46,12 +46,12 @@ struct DemoStore {
     }
 
     /// A new private-queue context on the store.
-    func newContext() -> ManagedObjectContext {
+    public func newContext() -> ManagedObjectContext {
         container.newBackgroundContext()
     }
 
     /// Both apps' models in one: the nested lists' `Item`, the tracker's `Project` and `Bug`.
-    static func mergedModel() throws -> ManagedObjectModel {
+    public static func mergedModel() throws -> ManagedObjectModel {
         try ManagedObjectModel(byMerging: [NestedList.model(), BugsModel.makeModel()])
     }
 
@@ -62,7 +62,7 @@ struct DemoStore {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw DemoError.cannotCreateStoreFolder(folder.path, reason: obstacle(to: folder) ?? FileFailure.reason(error))
+            throw DemoStoreError.cannotCreateFolder(folder.path, reason: obstacle(to: folder) ?? FileFailure.reason(error))
         }
     }
 
