@@ -20,10 +20,14 @@ enum DemoFailure {
     /// Another process held the store for the whole timeout: EX_TEMPFAIL.
     static let storeBusy = ExitCode(75)
 
+    /// The web server could not listen or stopped with an error: EX_SOFTWARE.
+    static let serverFailed = ExitCode(70)
+
     /// Runs `body`; turns its error into a message on standard error and an `ExitCode`.
-    static func reporting(_ body: () throws -> Void) throws {
+    @discardableResult
+    static func reporting<Result>(_ body: () throws -> Result) throws -> Result {
         do {
-            try body()
+            return try body()
         } catch {
             let (message, code) = describe(error)
             FileHandle.standardError.write(Data("Error: \(message)\n".utf8))

@@ -1,10 +1,9 @@
 import DemoStore
 import Foundation
 
-/// What `opencoredata-demo` does with no command (until the web app takes its place):
-/// opens the nested lists on the store — creating the root item — adds a few sample
-/// items when the root list is empty, and prints the whole tree.
-enum NestedListDemo {
+/// The few items a new user finds in the nested lists: added when the root list is empty,
+/// as one action, so that two first starts at once add them once.
+enum SampleLists {
     /// The sample lists: a title, then the titles of its sub-items.
     static let samples: [(title: String, items: [String])] = [
         ("Groceries", ["Milk", "Bread", "Apples"]),
@@ -12,9 +11,10 @@ enum NestedListDemo {
         ("Books", []),
     ]
 
-    static func run(on store: DemoStore, output: Output) throws {
+    /// Opens the nested lists of `store` (creating the root item) and adds the samples to
+    /// an empty root list.
+    static func add(to store: DemoStore) throws {
         let session = try ListsSession(store: store)
         try session.lists.addSamples(samples)
-        try output.emit(try session.tree(at: nil), text: ListsOutput.tree)
     }
 }

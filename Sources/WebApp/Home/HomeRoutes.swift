@@ -1,0 +1,24 @@
+import Hummingbird
+
+/// `/`: the two apps, one link each.
+struct HomeRoutes {
+    let app: WebApp
+
+    func register(on router: Router<WebRequestContext>) {
+        router.get("/") { request, context -> Response in
+            let (browser, tab) = try await app.pageTab(request, context)
+            return try page(PagePlace(request, tab: tab), browser: browser, tab: tab)
+        }
+    }
+
+    /// The home page, whatever `place` names (the page of last resort).
+    func page(_ place: PagePlace, browser: BrowserSession, tab: Tab) throws -> Response {
+        let chrome = app.chrome(title: "Home", app: "home", place: place, browser: browser, tab: tab)
+        return try app.pages.page("home", HomeValues(chrome: chrome, form: FormValues(chrome)), status: place.status)
+    }
+}
+
+struct HomeValues {
+    let chrome: PageChrome
+    let form: FormValues
+}

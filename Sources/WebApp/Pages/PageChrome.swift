@@ -1,0 +1,18 @@
+/// What every page's header and footer show: its title, which app it belongs to, the
+/// tab and token its forms carry, the tab's undo and redo labels, and a message for the
+/// user (an error with the page it refused).
+struct PageChrome: Sendable {
+    let title: String
+    /// "lists" or "bugs": which app's link is current.
+    let app: String
+    let tab: String
+    let csrf: String
+    /// This page's path with its query, where a form's action sends the browser back to.
+    let back: String
+    let undo: String?
+    let redo: String?
+    let message: String?
+
+    var isLists: Bool { app == "lists" }
+    var isBugs: Bool { app == "bugs" }
+}

@@ -1,0 +1,84 @@
+import DemoStore
+import Dispatch
+import Foundation
+import Logging
+import OpenCoreData
+import Synchronization
+
+/// Brings other processes' saves (the command line's, another server's) into every tab:
+/// on each remote change notification of the store it fetches the persistent history
+/// since the last transaction it merged and merges each foreign transaction into every
+/// tab's context, where the pages' fetched results controllers report it. Saves of this
+/// server's own contexts are skipped by their author: those contexts merge each other's
+/// saves as they happen.
+final class RemoteChanges: Sendable {
+    private let store: DemoStore
+    private let author: String
+    private let logger: Logger
+    private let tabs: @Sendable () -> [Tab]
+    private let queue = DispatchQueue(label: "OpenCoreData.WebApp.RemoteChanges")
+    private let state = Mutex<(observer: Observer?, last: PersistentHistoryToken?)>((nil, nil))
+    private let reader: ManagedObjectContext
+
+    init(store: DemoStore, author: String, logger: Logger, tabs: @escaping @Sendable () -> [Tab]) {
+        self.store = store
+        self.author = author
+        self.logger = logger
+        self.tabs = tabs
+        reader = store.newContext()
+        start()
+    }
+
+    private func start() {
+        let coordinator = store.container.persistentStoreCoordinator
+        queue.async { [self] in
+            // Merge from the newest transaction on: the tabs read everything before it.
+            let newest = try? reader.performAndWait { try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil)).transactions.last?.token }
+            state.withLock { $0.last = newest ?? nil }
+        }
+        let observer = NotificationCenter.default.addObserver(
+            forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: coordinator, queue: nil
+        ) { [weak self] _ in
+            guard let self else { return }
+            queue.async { self.mergeNewTransactions() }
+        }
+        state.withLock { $0.observer = Observer(token: observer) }
+    }
+
+    /// Stops listening.
+    func stop() {
+        if let observer = state.withLock({ state -> Observer? in
+            defer { state.observer = nil }
+            return state.observer
+        }) {
+            NotificationCenter.default.removeObserver(observer.token)
+        }
+    }
+
+    private func mergeNewTransactions() {
+        let after = state.withLock { $0.last }
+        do {
+            let transactions = try reader.performAndWait {
+                try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: after)).transactions
+            }
+            guard let newest = transactions.last?.token else { return }
+            state.withLock { $0.last = newest }
+            let foreign = transactions.filter { $0.author != author }
+            guard !foreign.isEmpty else { return }
+            let tabs = tabs()
+            for transaction in foreign {
+                let notification = transaction.objectIDNotification()
+                for tab in tabs { tab.session.context.mergeChanges(fromContextDidSave: notification) }
+            }
+        } catch {
+            logger.warning("Could not read the store's history to merge other programs' changes: \(error)")
+        }
+    }
+}
+
+/// A notification observer's token, which Foundation does not mark Sendable.
+private final class Observer: @unchecked Sendable {
+    // @unchecked Sendable: the token is only handed back to NotificationCenter.
+    let token: any NSObjectProtocol
+    init(token: any NSObjectProtocol) { self.token = token }
+}
