@@ -38,6 +38,8 @@ extension WebApp {
         for item in components?.queryItems ?? [] where query[item.name] == nil { query[item.name] = item.value ?? "" }
         let place = PagePlace(path: path, query: query, back: back, message: message, status: status)
         if let response = try await ListsRoutes(app: self).page(place, browser: browser, tab: tab) { return response }
+        if let response = try await ProjectsRoutes(app: self).page(place, browser: browser, tab: tab) { return response }
+        if let response = try await BugsRoutes(app: self).page(place, browser: browser, tab: tab) { return response }
         return try HomeRoutes(app: self).page(place, browser: browser, tab: tab)
     }
 }

@@ -53,6 +53,8 @@ public final class WebApp: Sendable {
         HomeRoutes(app: self).register(on: router)
         UndoRoutes(app: self).register(on: router)
         ListsRoutes(app: self).register(on: router)
+        ProjectsRoutes(app: self).register(on: router)
+        BugsRoutes(app: self).register(on: router)
         return router
     }
 

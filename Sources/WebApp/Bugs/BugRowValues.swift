@@ -1,14 +1,12 @@
 import BugsKit
 import Foundation
 
-/// A bug as a template shows it: a row of a project's page.
-struct BugRowView: Sendable, Equatable {
-    /// The element id, `bug-7`.
-    let id: String
-    /// The reference, `7`.
-    let reference: String
-    /// The reference of the bug's project, `12`.
-    let projectReference: String
+/// One row of a project's page (`Templates/bug-row.mustache`): a bug, newest first.
+struct BugRowValues: Sendable {
+    /// The reference, `7`: the row is `#bug-7`.
+    let ref: String
+    /// The reference of the bug's project.
+    let project: String
     let title: String
     /// The details, or nil (shown with their line breaks).
     let details: String?
@@ -17,17 +15,18 @@ struct BugRowView: Sendable, Equatable {
     /// When it was filed, for people: `2026-11-25 03:34:50 UTC`.
     let created: String
     /// The screenshot's address, or nil when the bug has none.
-    let screenshotURL: String?
+    let screenshot: String?
+    let form: FormValues
 
-    init(_ row: BugRow, tab: String) {
-        id = "bug-\(row.reference)"
-        reference = row.reference.description
-        projectReference = row.project.description
+    init(_ row: BugRow, form: FormValues) {
+        ref = row.reference.description
+        project = row.project.description
         title = row.title
         details = row.details
         createdISO = row.created.formatted(.iso8601)
         created = row.created.formatted(Self.shortDate) + " UTC"
-        screenshotURL = row.hasScreenshot ? BugsPaths.screenshot(row.reference, tab: tab) : nil
+        screenshot = row.hasScreenshot ? BugsPaths.screenshot(row.reference, tab: form.tab) : nil
+        self.form = form
     }
 
     private static let shortDate = Date.ISO8601FormatStyle(timeZone: .gmt)

@@ -1,0 +1,12 @@
+/// The values of a project's page, `/projects/{ref}` (`Templates/project.mustache`): the
+/// project, the add-bug form, and its bugs newest first.
+struct ProjectPageValues: Sendable {
+    let chrome: PageChrome
+    let form: FormValues
+    let project: ProjectRowValues
+    /// The bugs' event stream.
+    let live: String
+    /// The rows' HTML, rendered by `bug-row`.
+    let rows: String
+    let isEmpty: Bool
+}

@@ -1,0 +1,25 @@
+/// The values of `/projects` (`Templates/projects.mustache`): the search form, the add
+/// form (not while searching), the section index and the sections.
+struct ProjectsPageValues: Sendable {
+    /// One entry of the section index: its title and the section it links to.
+    struct IndexEntry: Sendable {
+        let title: String
+        let anchor: String
+    }
+
+    let chrome: PageChrome
+    let form: FormValues
+    /// The search text, "" when not searching (the search field's value).
+    let searchText: String
+    let isSearching: Bool
+    /// The section index, one entry per title (linking to its first section); empty while
+    /// searching.
+    let index: [IndexEntry]
+    let hasIndex: Bool
+    /// The sections' event stream.
+    let live: String
+    /// The sections' HTML, rendered by `projects-section`.
+    let sections: String
+    /// Whether no project is shown (none yet, or none matches).
+    let isEmpty: Bool
+}
