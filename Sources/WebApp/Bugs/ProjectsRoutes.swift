@@ -12,7 +12,9 @@ struct ProjectsRoutes {
     func register(on router: Router<WebRequestContext>) {
         router.get("/projects") { request, context -> Response in
             let (browser, tab) = try await app.pageTab(request, context)
-            return try await listPage(PagePlace(request, tab: tab), browser: browser, tab: tab)
+            // The search form's GET encodes a space as `+`: its query is read as a form.
+            let query = try Form.parse(ByteBuffer(string: request.uri.query ?? ""))
+            return try await listPage(PagePlace(request, tab: tab), searching: query["q"], browser: browser, tab: tab)
         }
         router.get("/projects/events") { request, context -> Response in
             let (browser, tab) = try await app.streamTab(request, context)
@@ -45,13 +47,13 @@ struct ProjectsRoutes {
     /// The project list `place` names, or nil when it is not `/projects`.
     func page(_ place: PagePlace, browser: BrowserSession, tab: Tab) async throws -> Response? {
         guard place.path == "/projects" else { return nil }
-        return try await listPage(place, browser: browser, tab: tab)
+        return try await listPage(place, searching: place.query["q"], browser: browser, tab: tab)
     }
 
-    /// `/projects`: every project by host, or (with `q`) the projects whose name or URL
-    /// contains it, in one section and without edit forms.
-    func listPage(_ place: PagePlace, browser: BrowserSession, tab: Tab) async throws -> Response {
-        let list = try await offload { try tab.tracker.projectList(searchText: place.query["q"]) }
+    /// `/projects`: every project by host, or the projects whose name or URL contains
+    /// `text` (when it is not blank), in one section and without edit forms.
+    func listPage(_ place: PagePlace, searching text: String?, browser: BrowserSession, tab: Tab) async throws -> Response {
+        let list = try await offload { try tab.tracker.projectList(searchText: text) }
         let chrome = app.chrome(title: "Projects", app: "bugs", place: place, browser: browser, tab: tab)
         let form = FormValues(chrome)
         let rendering = ProjectsRendering(pages: app.pages, form: form, isSearching: list.isSearching)
