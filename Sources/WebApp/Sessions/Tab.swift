@@ -16,18 +16,19 @@ final class Tab: Sendable {
     /// The project/bug tracker, on the tab's session.
     let tracker: BugTracker
 
-    /// Opens a context on `store` that merges the saves of the server's other contexts as
-    /// they happen, and records its own saves in the history under `author` (so that the
-    /// history merge of other processes' saves can skip them).
+    /// The history author of the tab's saves: every other tab merges them, this one not.
+    let author: String
+
+    /// Opens a context on `store` whose saves the history records under `author` and
+    /// the tab's id, so that `RemoteChanges` merges them into every other tab.
     ///
     /// - Throws: the store's error when the root list cannot be read or made.
     init(id: String, store: DemoStore, author: String) throws {
         let context = store.newContext()
-        context.performAndWait {
-            context.automaticallyMergesChangesFromParent = true
-            context.transactionAuthor = author
-        }
+        let tabAuthor = "\(author) tab \(id)"
+        context.performAndWait { context.transactionAuthor = tabAuthor }
         self.id = id
+        self.author = tabAuthor
         session = EditingSession(context: context)
         lists = try NestedList(session: session)
         tracker = BugTracker(session: session)
