@@ -5,11 +5,11 @@ import Logging
 import OpenCoreData
 import Synchronization
 
-/// Brings every save into every tab but the one that made it — another tab's, the command
-/// line's, another server's alike: on each remote change notification of the store (posted
-/// for every commit, by this process or another) it fetches the persistent history since
-/// the last transaction it merged and merges each transaction into each tab whose author
-/// it is not, outside the tab's undo history. The pages' fetched results controllers
+/// Brings every save into the view of every tab but the one that made it — another tab's,
+/// the command line's, another server's alike: on each remote change notification of the
+/// store (posted for every commit, by this process or another) it fetches the persistent
+/// history since the last transaction it merged and merges each transaction into the view
+/// context of each tab whose author it is not. The pages' fetched results controllers
 /// report what the merge changed.
 final class RemoteChanges: Sendable {
     private let store: DemoStore

@@ -105,21 +105,45 @@ import Testing
             let first = TestBrowser(client)
             try await first.get("/lists")
             let firstTab = try #require(first.tab)
+            try await first.post("/lists/1/add", ["title": "Shared"])
+            let shared = try Self.reference(of: "Shared", in: try await first.get("/lists?tab=\(firstTab)"))
             // A second tab of the same session: same cookie and token, its own tab id.
             try await first.get("/lists?tab=new")
             let secondTab = try #require(first.tab)
             #expect(firstTab != secondTab)
+            #expect(try await first.post("/lists/\(shared)/add", ["title": "From the second", "tab": secondTab]).status == .seeOther)
             #expect(try await first.post("/lists/1/add", ["title": "From the first", "tab": firstTab]).status == .seeOther)
-            #expect(try await first.post("/lists/1/add", ["title": "From the second", "tab": secondTab]).status == .seeOther)
             let undone = try await first.post("/undo", ["tab": firstTab], json: true)
             #expect(undone.status == .ok)
             #expect(undone.text.contains("\"redo\":\"Redo Add Item “From the first”\""))
-            #expect(Self.titles(try await first.get("/lists?tab=\(secondTab)")) == ["From the second"])
+            #expect(Self.titles(try await first.get("/lists?tab=\(secondTab)")) == ["Shared"])
+            #expect(Self.titles(try await first.get("/lists/\(shared)?tab=\(secondTab)")) == ["From the second"])
             // The second tab's history is its own.
             let page = try await first.get("/lists?tab=\(secondTab)")
             #expect(page.text.contains(">Undo Add Item “From the second”</button>"))
             let nothing = try await first.post("/redo", ["tab": secondTab], json: true)
             #expect(nothing.status == .conflict)
+        }
+    }
+
+    @Test func anUndoAfterAnotherTabChangedTheSameListIsRefusedThenKeepsTheirWork() async throws {
+        let harness = try await WebAppHarness()
+        try await harness.test { client in
+            let browser = TestBrowser(client)
+            try await browser.get("/lists")
+            let firstTab = try #require(browser.tab)
+            try await browser.post("/lists/1/add", ["title": "Mine", "tab": firstTab])
+            try await browser.get("/lists?tab=new")
+            let secondTab = try #require(browser.tab)
+            try await browser.post("/lists/1/add", ["title": "Theirs", "tab": secondTab])
+            // Undoing the add would change the list the other tab changed since: refused.
+            let refused = try await browser.post("/undo", ["tab": firstTab, "back": "/lists?tab=\(firstTab)"])
+            #expect(refused.status == .conflict)
+            #expect(Self.titles(refused) == ["Mine", "Theirs"])
+            // Asked again, on fresh data, the undo takes back this tab's item only.
+            let again = try await browser.post("/undo", ["tab": firstTab], json: true)
+            #expect(again.status == .ok)
+            #expect(Self.titles(try await browser.get("/lists?tab=\(secondTab)")) == ["Theirs"])
         }
     }
 
