@@ -2,6 +2,24 @@ import ArgumentParser
 import Foundation
 
 extension ListsCommand {
+    struct Samples: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "samples",
+            abstract: "Add the sample lists to an empty root list, then show the whole tree.",
+            discussion: "The web app adds the same samples when it starts on an empty store; a root list with items is left as it is."
+        )
+
+        @OptionGroup var options: StoreOptions
+
+        func run() throws {
+            try DemoFailure.reporting {
+                let store = try options.openStore()
+                try SampleLists.add(to: store)
+                try options.output.emit(try ListsSession(store: store).tree(at: nil), text: ListsOutput.tree)
+            }
+        }
+    }
+
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "ls",

@@ -23,7 +23,7 @@ struct Form: Sendable {
     static func body(of request: Request, limit: Int) async throws(WebError) -> ByteBuffer {
         do {
             return try await request.body.collect(upTo: limit)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw .tooLarge
         } catch {
             throw .badRequest("The form could not be read.")

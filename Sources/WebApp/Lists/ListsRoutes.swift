@@ -23,26 +23,26 @@ struct ListsRoutes {
         }
         router.post("/lists/{list}/add") { request, context in
             let list = try Self.reference(context, "list")
-            return try await app.act(request, context, fallback: "/lists/\(list)") { tab, form in
-                _ = try tab.lists.add(form["title"] ?? "", to: list)
+            return try await app.act(request, context, fallback: "/lists/\(list)") { editor, form in
+                _ = try editor.lists.add(form["title"] ?? "", to: list)
             }
         }
         router.post("/lists/{list}/items/{item}/rename") { request, context in
             let (list, item) = (try Self.reference(context, "list"), try Self.reference(context, "item"))
-            return try await app.act(request, context, fallback: "/lists/\(list)") { tab, form in
-                try tab.lists.rename(item, to: form["title"] ?? "")
+            return try await app.act(request, context, fallback: "/lists/\(list)") { editor, form in
+                try editor.lists.rename(item, to: form["title"] ?? "")
             }
         }
         router.post("/lists/{list}/items/{item}/delete") { request, context in
             let (list, item) = (try Self.reference(context, "list"), try Self.reference(context, "item"))
-            return try await app.act(request, context, fallback: "/lists/\(list)") { tab, _ in
-                try tab.lists.delete(item)
+            return try await app.act(request, context, fallback: "/lists/\(list)") { editor, _ in
+                try editor.lists.delete(item)
             }
         }
         router.post("/lists/{list}/items/{item}/move") { request, context in
             let (list, item) = (try Self.reference(context, "list"), try Self.reference(context, "item"))
-            return try await app.act(request, context, fallback: "/lists/\(list)") { tab, form in
-                try tab.lists.move(item, toIndex: try form.integer("to"))
+            return try await app.act(request, context, fallback: "/lists/\(list)") { editor, form in
+                try editor.lists.move(item, toIndex: try form.integer("to"))
             }
         }
     }

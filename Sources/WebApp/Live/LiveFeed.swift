@@ -41,7 +41,7 @@ final class LiveFeed<Object: ManagedObject>: FetchedResultsControllerDelegate, @
     func start() throws {
         controller.delegate = self
         try controller.performFetch()
-        let undo = UndoState(tab.session)
+        let undo = tab.undoState
         continuation.yield(try .json("reset", LiveReset(html: try rendering.listHTML(controller), undo: undo.undo, redo: undo.redo)))
     }
 
@@ -74,9 +74,8 @@ final class LiveFeed<Object: ManagedObject>: FetchedResultsControllerDelegate, @
         sections = []
         do {
             let ops = try operations(rows: recordedRows, sections: recordedSections)
-            let undo = UndoState(tab.session)
             guard !ops.isEmpty else { return }
-            continuation.yield(try .json("change", LiveChange(ops: ops, undo: undo.undo, redo: undo.redo)))
+            continuation.yield(try .json("change", LiveChange(ops: ops)))
         } catch {
             // A row that cannot be rendered: send the whole list instead.
             try? start()

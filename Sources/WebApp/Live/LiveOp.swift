@@ -18,11 +18,10 @@ struct LiveOp: Encodable, Sendable, Equatable {
     var before: String?
 }
 
-/// A batch of live changes and the tab's undo state after them.
+/// A batch of live changes. (The tab's undo labels come with the answer to its own
+/// action, not here: a change may be another tab's.)
 struct LiveChange: Encodable, Sendable {
     let ops: [LiveOp]
-    let undo: String?
-    let redo: String?
 }
 
 /// A live list's whole content, sent first on every (re)connection of its event stream,

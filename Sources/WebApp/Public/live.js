@@ -189,7 +189,6 @@
     source.addEventListener("change", (event) => {
       const data = JSON.parse(event.data);
       apply(root, data.ops);
-      setUndo(data);
     });
     source.addEventListener("error", () => {
       root.dataset.liveState = "reconnecting";

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 
 extension WebApp {
-    /// Runs a form's action on its tab (refused unless the form is this site's, with the
-    /// session's token) and answers: a 303 back to the page, or JSON for the page's script.
+    /// Runs a form's action on its tab's editor (refused unless the form is this site's,
+    /// with the session's token) and answers: a 303 back to the page, or JSON for the page's script.
     /// When the action fails — bad input, an unknown item, a conflict, a busy store —
     /// nothing was changed, and the page comes back with the message and a 4xx (or 503).
     ///
@@ -11,13 +11,16 @@ extension WebApp {
     /// a URL-encoded form within `configuration.maxFormSize`.
     func act(
         _ request: Request, _ context: WebRequestContext, fallback: String, form: Form? = nil,
-        _ action: @escaping @Sendable (Tab, Form) throws -> Void
+        _ action: @escaping @Sendable (Tab.Editor, Form) throws -> Void
     ) async throws -> Response {
         let form = if let form { form } else { try await Form.read(request, limit: configuration.maxFormSize) }
         let (browser, tab) = try await formTab(request, context, form: form)
         let back = ActionResponse.safePath(form["back"]) ?? fallback
         do {
-            try await offload { try action(tab, form) }
+            try await offload {
+                defer { tab.noteUndoState() }
+                try action(tab.editor, form)
+            }
             return ActionResponse.done(request, back: back, fallback: fallback, tab: tab)
         } catch {
             let problem = WebError(error)

@@ -21,8 +21,7 @@ public final class WebApp: Sendable {
     let sessions: BrowserSessions
     let remoteChanges: RemoteChanges
     let logger: Logger
-    /// The history author of this server's saves, so that merging the history of other
-    /// processes skips them.
+    /// The history author of this server's saves (each tab adds its id).
     let author: String
 
     /// Loads the templates and static files and starts merging other processes' saves.
@@ -37,14 +36,14 @@ public final class WebApp: Sendable {
         sessions = BrowserSessions(maxSessions: configuration.maxSessions, maxTabsPerSession: configuration.maxTabsPerSession)
         author = "opencoredata-demo web \(ProcessInfo.processInfo.processIdentifier) \(CSRFToken.random(bytes: 4))"
         let sessions = sessions
-        remoteChanges = RemoteChanges(store: store, author: author, logger: logger) { sessions.allTabs }
+        remoteChanges = RemoteChanges(store: store, logger: logger) { sessions.allTabs }
     }
 
     /// The routes of both apps behind the security middleware.
     public func router() -> Router<WebRequestContext> {
         let router = Router(context: WebRequestContext.self)
         router.addMiddleware {
-            HostAllowList(host: configuration.host, port: configuration.port)
+            HostAllowList(host: configuration.host)
             SecurityHeaders()
             SessionMiddleware(sessions: sessions)
             ErrorPages(pages: pages, logger: logger)

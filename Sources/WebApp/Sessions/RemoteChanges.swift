@@ -5,24 +5,22 @@ import Logging
 import OpenCoreData
 import Synchronization
 
-/// Brings other processes' saves (the command line's, another server's) into every tab:
-/// on each remote change notification of the store it fetches the persistent history
-/// since the last transaction it merged and merges each foreign transaction into every
-/// tab's context, where the pages' fetched results controllers report it. Saves of this
-/// server's own contexts are skipped by their author: those contexts merge each other's
-/// saves as they happen.
+/// Brings every save into the view of every tab but the one that made it — another tab's,
+/// the command line's, another server's alike: on each remote change notification of the
+/// store (posted for every commit, by this process or another) it fetches the persistent
+/// history since the last transaction it merged and merges each transaction into the view
+/// context of each tab whose author it is not. The pages' fetched results controllers
+/// report what the merge changed.
 final class RemoteChanges: Sendable {
     private let store: DemoStore
-    private let author: String
     private let logger: Logger
     private let tabs: @Sendable () -> [Tab]
     private let queue = DispatchQueue(label: "OpenCoreData.WebApp.RemoteChanges")
     private let state = Mutex<(observer: Observer?, last: PersistentHistoryToken?)>((nil, nil))
     private let reader: ManagedObjectContext
 
-    init(store: DemoStore, author: String, logger: Logger, tabs: @escaping @Sendable () -> [Tab]) {
+    init(store: DemoStore, logger: Logger, tabs: @escaping @Sendable () -> [Tab]) {
         self.store = store
-        self.author = author
         self.logger = logger
         self.tabs = tabs
         reader = store.newContext()
@@ -63,12 +61,12 @@ final class RemoteChanges: Sendable {
             }
             guard let newest = transactions.last?.token else { return }
             state.withLock { $0.last = newest }
-            let foreign = transactions.filter { $0.author != author }
-            guard !foreign.isEmpty else { return }
             let tabs = tabs()
-            for transaction in foreign {
+            for transaction in transactions {
                 let notification = transaction.objectIDNotification()
-                for tab in tabs { tab.session.context.mergeChanges(fromContextDidSave: notification) }
+                for tab in tabs where tab.author != transaction.author {
+                    tab.session.mergeChanges(fromContextDidSave: notification)
+                }
             }
         } catch {
             logger.warning("Could not read the store's history to merge other programs' changes: \(error)")

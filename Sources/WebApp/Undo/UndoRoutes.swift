@@ -8,13 +8,13 @@ struct UndoRoutes {
 
     func register(on router: Router<WebRequestContext>) {
         router.post("/undo") { request, context in
-            try await app.act(request, context, fallback: "/") { tab, _ in
-                guard try tab.session.undo() != nil else { throw WebError(status: .conflict, message: "There is nothing to undo.") }
+            try await app.act(request, context, fallback: "/") { editor, _ in
+                guard try editor.session.undo() != nil else { throw WebError(status: .conflict, message: "There is nothing to undo.") }
             }
         }
         router.post("/redo") { request, context in
-            try await app.act(request, context, fallback: "/") { tab, _ in
-                guard try tab.session.redo() != nil else { throw WebError(status: .conflict, message: "There is nothing to redo.") }
+            try await app.act(request, context, fallback: "/") { editor, _ in
+                guard try editor.session.redo() != nil else { throw WebError(status: .conflict, message: "There is nothing to redo.") }
             }
         }
     }
