@@ -26,24 +26,24 @@ struct BugsRoutes {
         }
         router.post("/projects/{project}/bugs/add") { request, context in
             let project: Reference<Project> = try Self.reference(context, "project", "project")
-            return try await app.actOnUpload(request, context, fallback: "/projects/\(project)", fileFields: Self.fileFields) { tab, form in
-                _ = try tab.tracker.addBug(to: project, title: form["title"] ?? "", details: form["details"], screenshot: form.files["screenshot"])
+            return try await app.actOnUpload(request, context, fallback: "/projects/\(project)", fileFields: Self.fileFields) { editor, form in
+                _ = try editor.tracker.addBug(to: project, title: form["title"] ?? "", details: form["details"], screenshot: form.files["screenshot"])
             }
         }
         router.post("/bugs/{bug}/edit") { request, context in
             let bug: Reference<Bug> = try Self.reference(context, "bug", "bug")
-            return try await app.actOnUpload(request, context, fallback: "/projects", fileFields: Self.fileFields) { tab, form in
+            return try await app.actOnUpload(request, context, fallback: "/projects", fileFields: Self.fileFields) { editor, form in
                 let screenshot: BugTracker.ScreenshotChange =
                     if let data = form.files["screenshot"] { .replace(data) }
                     else if form["remove-screenshot"] != nil { .remove }
                     else { .keep }
-                _ = try tab.tracker.editBug(bug, title: form["title"] ?? "", details: form["details"], screenshot: screenshot)
+                _ = try editor.tracker.editBug(bug, title: form["title"] ?? "", details: form["details"], screenshot: screenshot)
             }
         }
         router.post("/bugs/{bug}/delete") { request, context in
             let bug: Reference<Bug> = try Self.reference(context, "bug", "bug")
-            return try await app.act(request, context, fallback: "/projects") { tab, _ in
-                try tab.tracker.deleteBug(bug)
+            return try await app.act(request, context, fallback: "/projects") { editor, _ in
+                try editor.tracker.deleteBug(bug)
             }
         }
         router.get("/bugs/{bug}/screenshot") { request, context -> Response in

@@ -26,20 +26,20 @@ struct ProjectsRoutes {
             return try await events(searching: text, request: request, browser: browser, tab: tab)
         }
         router.post("/projects/add") { request, context in
-            try await app.act(request, context, fallback: "/projects") { tab, form in
-                _ = try tab.tracker.addProject(name: form["name"] ?? "", url: form["url"])
+            try await app.act(request, context, fallback: "/projects") { editor, form in
+                _ = try editor.tracker.addProject(name: form["name"] ?? "", url: form["url"])
             }
         }
         router.post("/projects/{project}/edit") { request, context in
             let project: Reference<Project> = try BugsRoutes.reference(context, "project", "project")
-            return try await app.act(request, context, fallback: "/projects") { tab, form in
-                _ = try tab.tracker.editProject(project, name: form["name"] ?? "", url: form["url"])
+            return try await app.act(request, context, fallback: "/projects") { editor, form in
+                _ = try editor.tracker.editProject(project, name: form["name"] ?? "", url: form["url"])
             }
         }
         router.post("/projects/{project}/delete") { request, context in
             let project: Reference<Project> = try BugsRoutes.reference(context, "project", "project")
-            return try await app.act(request, context, fallback: "/projects") { tab, _ in
-                try tab.tracker.deleteProject(project)
+            return try await app.act(request, context, fallback: "/projects") { editor, _ in
+                try editor.tracker.deleteProject(project)
             }
         }
     }

@@ -13,7 +13,7 @@ extension WebApp {
     /// and nothing changes.
     func actOnUpload(
         _ request: Request, _ context: WebRequestContext, fallback: String, fileFields: Set<String>,
-        _ action: @escaping @Sendable (Tab, Form) throws -> Void
+        _ action: @escaping @Sendable (Tab.Editor, Form) throws -> Void
     ) async throws -> Response {
         var limits = MultipartForm.Limits.standard
         limits.body = configuration.maxUploadSize

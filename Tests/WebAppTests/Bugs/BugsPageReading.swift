@@ -1,4 +1,5 @@
 import BugsKit
+import DemoStore
 import EditingSession
 import Foundation
 import Testing
@@ -48,13 +49,13 @@ extension TestBrowser {
     }
 }
 
-extension WebAppHarness {
-    /// A tracker on a new context of the harness's store: what was saved, read afresh.
+extension DemoStore {
+    /// A tracker on a new context of the store: what was saved, read afresh.
     func freshTracker() -> BugTracker {
-        BugTracker(session: EditingSession(context: store.newContext()))
+        BugTracker(session: EditingSession(context: newContext()))
     }
 
-    /// The projects saved in the store, with their bugs' titles, by reference.
+    /// The projects saved in the store, by name, with their bugs' titles, newest first.
     func saved() throws -> [String: [String]] {
         let tracker = freshTracker()
         var saved: [String: [String]] = [:]

@@ -14,8 +14,8 @@ final class FeedWatch: Sendable {
     init(_ start: @escaping @Sendable (AsyncStream<ServerSentEvent>.Continuation) throws -> @Sendable () -> Void) async throws {
         let (events, continuation) = AsyncStream.makeStream(of: ServerSentEvent.self)
         stopFeed = try await offload { try start(continuation) }
-        Task { [received] in
-            for await event in events { received.withLock { $0.append(event) } }
+        Task { [weak self] in
+            for await event in events { self?.received.withLock { $0.append(event) } }
         }
     }
 
@@ -30,9 +30,6 @@ final class FeedWatch: Sendable {
         throw WatchError.noEvent(index, received: received.withLock { $0.map(\.name) })
     }
 
-    /// How many events have arrived.
-    var count: Int { received.withLock { $0.count } }
-
     enum WatchError: Error { case noEvent(Int, received: [String]) }
 
     /// A `change` event's operations.
@@ -45,7 +42,6 @@ final class FeedWatch: Sendable {
             let html: String?
         }
         let ops: [Op]
-        let undo: String?
     }
 
     /// A `reset` event's HTML.
@@ -53,11 +49,23 @@ final class FeedWatch: Sendable {
         let html: String
     }
 
-    /// The `index`th event, which must be a change.
-    func change(_ index: Int) async throws -> Change {
-        let event = try await event(index)
-        #expect(event.name == "change")
-        return try JSONDecoder().decode(Change.self, from: Data(event.data.utf8))
+    /// The first change event after `index` with an operation on row `id` (events before
+    /// it — a row redrawn as a merge catches up — are passed over), and its index.
+    func change(after index: Int, touching id: String) async throws -> (Change, index: Int) {
+        var next = index + 1
+        while true {
+            let event = try await event(next)
+            if event.name == "change" {
+                let change = try JSONDecoder().decode(Change.self, from: Data(event.data.utf8))
+                if change.ops.contains(where: { $0.id == id }) { return (change, next) }
+            }
+            next += 1
+        }
+    }
+
+    /// Every change event received so far.
+    func changes() throws -> [Change] {
+        try received.withLock { $0 }.filter { $0.name == "change" }.map { try JSONDecoder().decode(Change.self, from: Data($0.data.utf8)) }
     }
 
     /// The `index`th event, which must be a reset.

@@ -1,4 +1,5 @@
 import BugsKit
+import DemoStore
 import EditingSession
 import Foundation
 import HTTPTypes
@@ -12,8 +13,8 @@ import Testing
 /// add and edit them with a screenshot, and `/bugs/{ref}/screenshot`.
 @Suite struct ProjectPageTests {
     /// A browser on the page of a new project “Site”, and the project's reference.
-    static func browser(_ client: any TestClientProtocol, _ harness: WebAppHarness) async throws -> (TestBrowser, String) {
-        let project = try harness.freshTracker().addProject(name: "Site", url: "https://example.com/site").reference.description
+    static func browser(_ client: any TestClientProtocol, _ store: DemoStore) async throws -> (TestBrowser, String) {
+        let project = try store.freshTracker().addProject(name: "Site", url: "https://example.com/site").reference.description
         let browser = TestBrowser(client)
         let page = try await browser.get("/projects/\(project)")
         #expect(page.status == .ok)
@@ -28,8 +29,9 @@ import Testing
 
     @Test func bugsAreAddedWithScreenshotsAndListedNewestFirst() async throws {
         let harness = try await WebAppHarness()
+        let store = harness.store
         try await harness.test { client in
-            let (browser, project) = try await Self.browser(client, harness)
+            let (browser, project) = try await Self.browser(client, store)
             let back = browser.inTab("/projects/\(project)")
             for (title, image) in [("Crash on save", Images.png), ("Typo in the footer", nil), ("Blurry logo", Images.jpeg)] {
                 let added = try await browser.postMultipart("/projects/\(project)/bugs/add", Self.bug(title, details: "Line one\r\nline two", screenshot: image, back: back))
@@ -76,14 +78,15 @@ import Testing
     ])
     func aScreenshotThatIsNotAPNGOrJPEGIsRefused(bytes: Data, type: String) async throws {
         let harness = try await WebAppHarness()
+        let store = harness.store
         try await harness.test { client in
-            let (browser, project) = try await Self.browser(client, harness)
+            let (browser, project) = try await Self.browser(client, store)
             let answer = try await browser.postMultipart(
                 "/projects/\(project)/bugs/add", Self.bug("Sneaky", screenshot: bytes, type: type, back: browser.inTab("/projects/\(project)")))
             #expect(answer.status == .badRequest)
             #expect(answer.text.contains("<h1 id=\"title\">Site</h1>"), "the project's page")
             #expect(BugsPageReading.message(answer.text) == "The screenshot is not a PNG or JPEG image.")
-            #expect(try harness.saved() == ["Site": []])
+            #expect(try store.saved() == ["Site": []])
         }
     }
 
@@ -97,38 +100,40 @@ import Testing
     ])
     func badFieldsAreRefusedWithThePageAndAMessage(title: String, details: String, status: HTTPResponse.Status, message: String) async throws {
         let harness = try await WebAppHarness()
+        let store = harness.store
         try await harness.test { client in
-            let (browser, project) = try await Self.browser(client, harness)
+            let (browser, project) = try await Self.browser(client, store)
             let answer = try await browser.postMultipart(
                 "/projects/\(project)/bugs/add", Self.bug(title, details: details, screenshot: Images.png, back: browser.inTab("/projects/\(project)")))
             #expect(answer.status == status)
             #expect(answer.text.contains("<h1 id=\"title\">Site</h1>"))
             #expect(BugsPageReading.message(answer.text) == ProjectsPagesTests.escaped(message))
-            #expect(try harness.saved() == ["Site": []])
+            #expect(try store.saved() == ["Site": []])
         }
     }
 
     @Test func aScreenshotOverFourMebibytesIsRefusedWithThePage() async throws {
         let harness = try await WebAppHarness()
+        let store = harness.store
         try await harness.test { client in
-            let (browser, project) = try await Self.browser(client, harness)
+            let (browser, project) = try await Self.browser(client, store)
             let big = Images.png + Data(count: Screenshot.maximumSize + 1 - Images.png.count)
             let answer = try await browser.postMultipart(
                 "/projects/\(project)/bugs/add", Self.bug("Big", screenshot: big, back: browser.inTab("/projects/\(project)")))
             #expect(answer.status == .contentTooLarge)
             #expect(BugsPageReading.message(answer.text) == "The file “screenshot” is too large (at most 4 MiB).")
-            #expect(try harness.saved() == ["Site": []])
+            #expect(try store.saved() == ["Site": []])
 
             let fits = try await browser.postMultipart(
                 "/projects/\(project)/bugs/add", Self.bug("Just fits", screenshot: big.dropLast(), back: browser.inTab("/projects/\(project)")))
             #expect(fits.status == .seeOther)
-            #expect(try harness.saved() == ["Site": ["Just fits"]])
+            #expect(try store.saved() == ["Site": ["Just fits"]])
 
             let huge = Images.png + Data(count: 6 * 1024 * 1024)
             let refused = try await browser.postMultipart("/projects/\(project)/bugs/add", Self.bug("Huge", screenshot: huge, back: "/"))
             #expect(refused.status == .contentTooLarge, "a body over the upload limit is not read to its end")
             #expect(refused.text.contains("The form is too large"))
-            #expect(try harness.saved() == ["Site": ["Just fits"]])
+            #expect(try store.saved() == ["Site": ["Just fits"]])
         }
     }
 
@@ -142,8 +147,9 @@ import Testing
     ])
     func aMalformedMultipartBodyIsRefused(contentType: String, body: String, status: HTTPResponse.Status, message: String) async throws {
         let harness = try await WebAppHarness()
+        let store = harness.store
         try await harness.test { client in
-            let (browser, project) = try await Self.browser(client, harness)
+            let (browser, project) = try await Self.browser(client, store)
             let parts = Self.bug("Half", screenshot: Images.png, back: "/")
             let whole = MultipartBody([.field("tab", browser.tab ?? ""), .field("csrf", browser.csrf ?? "")] + parts).data
             let bytes = switch body {
@@ -154,14 +160,15 @@ import Testing
             let answer = try await browser.postMultipart("/projects/\(project)/bugs/add", parts, contentType: contentType, body: bytes)
             #expect(answer.status == status)
             #expect(answer.text.contains(message))
-            #expect(try harness.saved() == ["Site": []])
+            #expect(try store.saved() == ["Site": []])
         }
     }
 
     @Test func anUnknownProjectIsNotFound() async throws {
         let harness = try await WebAppHarness()
+        let store = harness.store
         try await harness.test { client in
-            let (browser, _) = try await Self.browser(client, harness)
+            let (browser, _) = try await Self.browser(client, store)
             let page = try await browser.get(browser.inTab("/projects/999"))
             #expect(page.status == .notFound)
             #expect(page.text.contains("There is no Project 999: it may have been deleted."))
@@ -170,14 +177,15 @@ import Testing
             #expect(added.status == .notFound)
             #expect(BugsPageReading.message(added.text) == "There is no Project 999: it may have been deleted.")
             #expect(added.text.contains("<h1 id=\"title\">Projects</h1>"), "back to the page the form named")
-            #expect(try harness.saved() == ["Site": []])
+            #expect(try store.saved() == ["Site": []])
         }
     }
 
     @Test func editReplacesOrRemovesTheScreenshotAndDeleteRemovesTheBug() async throws {
         let harness = try await WebAppHarness()
+        let store = harness.store
         try await harness.test { client in
-            let (browser, project) = try await Self.browser(client, harness)
+            let (browser, project) = try await Self.browser(client, store)
             let back = browser.inTab("/projects/\(project)")
             try await browser.postMultipart("/projects/\(project)/bugs/add", Self.bug("Crash", details: "Boom", screenshot: Images.png, back: back))
             var page = try await browser.get(back)
@@ -227,9 +235,10 @@ import Testing
     /// served as one.
     @Test func aStoredNonImageIsNeverServed() async throws {
         let harness = try await WebAppHarness()
+        let store = harness.store
         try await harness.test { client in
-            let (browser, project) = try await Self.browser(client, harness)
-            let tracker = harness.freshTracker()
+            let (browser, project) = try await Self.browser(client, store)
+            let tracker = store.freshTracker()
             let bug = try tracker.addBug(to: try #require(Reference(project)), title: "Planted")
             try tracker.session.read { context in
                 let object = try tracker.session.object(bug.reference)
@@ -247,8 +256,9 @@ import Testing
 
     @Test func bugTextIsEscaped() async throws {
         let harness = try await WebAppHarness()
+        let store = harness.store
         try await harness.test { client in
-            let (browser, project) = try await Self.browser(client, harness)
+            let (browser, project) = try await Self.browser(client, store)
             let back = browser.inTab("/projects/\(project)")
             try await browser.postMultipart("/projects/\(project)/bugs/add", Self.bug("<img src=x onerror=alert(1)>", details: "</textarea><script>alert(2)</script>", back: back))
             let page = try await browser.get(back)

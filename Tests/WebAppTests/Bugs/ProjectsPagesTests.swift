@@ -1,4 +1,5 @@
 import BugsKit
+import DemoStore
 import EditingSession
 import Foundation
 import HTTPTypes
@@ -91,6 +92,7 @@ import Testing
 
     @Test func editMovesAProjectToItsNewHostAndDeleteTakesItsBugs() async throws {
         let harness = try await WebAppHarness()
+        let store = harness.store
         try await harness.test { client in
             let browser = try await Self.browser(client)
             var page = try await browser.get(browser.inTab("/projects"))
@@ -103,14 +105,14 @@ import Testing
             #expect(page.text.contains(">Undo Edit Project “Toolkit”</button>"))
 
             let site = try BugsPageReading.projectReference("Site", in: page.text)
-            _ = try harness.freshTracker().addBug(to: try #require(Reference(site)), title: "Crash")
+            _ = try store.freshTracker().addBug(to: try #require(Reference(site)), title: "Crash")
             #expect(try await browser.post("/projects/\(site)/delete").status == .seeOther)
-            #expect(try harness.saved()["Site"] == nil)
-            #expect(try harness.freshTracker().session.read { try $0.count(for: FetchRequest<Bug>(entityName: "Bug")) } == 0)
+            #expect(try store.saved()["Site"] == nil)
+            #expect(try store.freshTracker().session.read { try $0.count(for: FetchRequest<BugsKit.Bug>(entityName: "Bug")) } == 0)
             page = try await browser.get(browser.inTab("/projects"))
             #expect(page.text.contains(">Undo Delete Project “Site”</button>"))
             #expect(try await browser.post("/undo").status == .seeOther)
-            #expect(try harness.saved()["Site"] == ["Crash"], "undo brings the project back with its bug")
+            #expect(try store.saved()["Site"] == ["Crash"], "undo brings the project back with its bug")
         }
     }
 
@@ -145,11 +147,12 @@ import Testing
     ])
     func badInputIsRefusedWithThePageAndAMessage(path: String, fields: [String: String], status: HTTPResponse.Status, message: String) async throws {
         let harness = try await WebAppHarness()
+        let store = harness.store
         try await harness.test { client in
             let browser = try await Self.browser(client, adding: [("Site", "https://example.com")])
             let page = try await browser.get(browser.inTab("/projects"))
             let site = try BugsPageReading.projectReference("Site", in: page.text)
-            let before = try harness.saved()
+            let before = try store.saved()
             var fields = fields
             fields["back"] = browser.inTab("/projects")
             let answer = try await browser.post(path.replacingOccurrences(of: "PROJECT", with: site), fields)
@@ -157,20 +160,21 @@ import Testing
             #expect(answer.headers[.contentType] == "text/html; charset=utf-8")
             #expect(answer.text.contains("<h1 id=\"title\">Projects</h1>"), "the page the form was on")
             #expect(BugsPageReading.message(answer.text) == Self.escaped(message))
-            #expect(try harness.saved() == before)
-            #expect(try harness.saved()["Site"] != nil)
+            #expect(try store.saved() == before)
+            #expect(try store.saved()["Site"] != nil)
         }
     }
 
     @Test(arguments: ["/projects/abc/edit", "/projects/0/delete", "/projects/-1/delete", "/projects/1x/edit"])
     func aPathThatIsNoReferenceIsNotFound(path: String) async throws {
         let harness = try await WebAppHarness()
+        let store = harness.store
         try await harness.test { client in
             let browser = try await Self.browser(client, adding: [])
             let answer = try await browser.post(path, ["name": "X"])
             #expect(answer.status == .notFound)
             #expect(answer.text.contains("There is no such project."))
-            #expect(try harness.saved().isEmpty)
+            #expect(try store.saved().isEmpty)
         }
     }
 
@@ -193,11 +197,12 @@ import Testing
 
     @Test func aFormWithoutTheTokenChangesNothing() async throws {
         let harness = try await WebAppHarness()
+        let store = harness.store
         try await harness.test { client in
             let browser = try await Self.browser(client, adding: [])
             let answer = try await browser.post("/projects/add", ["name": "Forged", "csrf": "not-the-token"])
             #expect(answer.status == .forbidden)
-            #expect(try harness.saved().isEmpty)
+            #expect(try store.saved().isEmpty)
         }
     }
 
