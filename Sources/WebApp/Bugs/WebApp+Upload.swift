@@ -7,7 +7,8 @@ extension WebApp {
     /// action.
     ///
     /// A body that cannot be read — not multipart, malformed, cut short, over the upload
-    /// limit — is refused with its 4xx before anything else (the error page says why). A
+    /// limit (as its `Content-Length` says, or as it arrives) — is refused with its 4xx
+    /// before anything else (the error page says why). A
     /// field or file over its own limit was left out while the rest was read, so the form
     /// still names its tab and page: the answer is that page with the message and a 413,
     /// and nothing changes.
@@ -17,6 +18,10 @@ extension WebApp {
     ) async throws -> Response {
         var limits = MultipartForm.Limits.standard
         limits.body = configuration.maxUploadSize
+        // A body that says it is too large is refused before a byte of it is read.
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limits.body {
+            throw WebError(MultipartFormError.bodyTooLarge(limit: limits.body))
+        }
         let upload: MultipartForm
         do {
             upload = try await MultipartForm.read(request.body, contentType: request.headers[.contentType], fileFields: fileFields, limits: limits)

@@ -131,9 +131,33 @@ import Testing
 
             let huge = Images.png + Data(count: 6 * 1024 * 1024)
             let refused = try await browser.postMultipart("/projects/\(project)/bugs/add", Self.bug("Huge", screenshot: huge, back: "/"))
-            #expect(refused.status == .contentTooLarge, "a body over the upload limit is not read to its end")
+            #expect(refused.status == .contentTooLarge, "a body whose length is over the upload limit is not read")
             #expect(refused.text.contains("The form is too large"))
             #expect(try store.saved() == ["Site": ["Just fits"]])
+        }
+    }
+
+    @Test func theScriptGetsJSON() async throws {
+        let harness = try await WebAppHarness()
+        let store = harness.store
+        try await harness.test { client in
+            let (browser, project) = try await Self.browser(client, store)
+            let back = browser.inTab("/projects/\(project)")
+            let added = try await browser.postMultipart("/projects/\(project)/bugs/add", Self.bug("Crash", screenshot: Images.png, back: back), json: true)
+            #expect(added.status == .ok)
+            #expect(added.text.contains("\"ok\":true"))
+            #expect(added.text.contains("\"undo\":\"Undo Add Bug “Crash”\""))
+            let svg = try await browser.postMultipart("/projects/\(project)/bugs/add", Self.bug("Evil", screenshot: Images.svg, back: back), json: true)
+            #expect(svg.status == .badRequest)
+            #expect(svg.text.contains("\"message\":\"The screenshot is not a PNG or JPEG image.\""))
+            let big = Images.png + Data(count: Screenshot.maximumSize)
+            let tooLarge = try await browser.postMultipart("/projects/\(project)/bugs/add", Self.bug("Big", screenshot: big, back: back), json: true)
+            #expect(tooLarge.status == .contentTooLarge)
+            #expect(tooLarge.text.contains("\"ok\":false"))
+            let malformed = try await browser.postMultipart("/projects/\(project)/bugs/add", [], json: true, body: Data("--x".utf8))
+            #expect(malformed.status == .badRequest)
+            #expect(malformed.headers[.contentType] == "application/json")
+            #expect(try store.saved() == ["Site": ["Crash"]])
         }
     }
 
