@@ -2,6 +2,7 @@ import ArgumentParser
 import DemoStore
 import Foundation
 import Logging
+import NIOCore
 import ServiceLifecycle
 import WebApp
 
@@ -60,6 +61,12 @@ struct ServeCommand: AsyncParsableCommand {
         let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            FileHandle.standardError.write(Data("Error: cannot listen on \(shown):\(port): the port is in use (another server?). Choose another with --port.\n".utf8))
+            throw DemoFailure.serverFailed
+        } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+            FileHandle.standardError.write(Data("Error: cannot listen on \(host): it is not an address of this machine.\n".utf8))
+            throw DemoFailure.serverFailed
         } catch {
             FileHandle.standardError.write(Data("Error: the server stopped: \(error)\n".utf8))
             web.saveAll()

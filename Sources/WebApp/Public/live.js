@@ -193,6 +193,9 @@
     source.addEventListener("error", () => {
       root.dataset.liveState = "reconnecting";
       showStatus("Reconnecting to the server…");
+      // Refused rather than dropped: the server restarted and no longer knows this page's
+      // session. Load the page again, which starts a new one.
+      if (source.readyState === EventSource.CLOSED) setTimeout(() => location.reload(), 1000);
     });
   }
 })();

@@ -18,8 +18,8 @@ public struct WebAppConfiguration: Sendable {
         port: Int = 8080,
         maxFormSize: Int = 64 * 1024,
         maxUploadSize: Int = 4 * 1024 * 1024 + 64 * 1024,
-        maxSessions: Int = 256,
-        maxTabsPerSession: Int = 16
+        maxSessions: Int = 128,
+        maxTabsPerSession: Int = 8
     ) {
         self.host = host
         self.port = port

@@ -16,24 +16,22 @@ final class RemoteChanges: Sendable {
     private let logger: Logger
     private let tabs: @Sendable () -> [Tab]
     private let queue = DispatchQueue(label: "OpenCoreData.WebApp.RemoteChanges")
-    private let state = Mutex<(observer: Observer?, last: PersistentHistoryToken?)>((nil, nil))
+    /// The notification's observer, and the last transaction merged (before the first
+    /// one, the time the server started: the tabs read everything saved before it).
+    private let state: Mutex<(observer: Observer?, last: PersistentHistoryToken?, started: Date)>
     private let reader: ManagedObjectContext
 
     init(store: DemoStore, logger: Logger, tabs: @escaping @Sendable () -> [Tab]) {
         self.store = store
         self.logger = logger
         self.tabs = tabs
+        state = Mutex((nil, nil, Date()))
         reader = store.newContext()
         start()
     }
 
     private func start() {
         let coordinator = store.container.persistentStoreCoordinator
-        queue.async { [self] in
-            // Merge from the newest transaction on: the tabs read everything before it.
-            let newest = try? reader.performAndWait { try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil)).transactions.last?.token }
-            state.withLock { $0.last = newest ?? nil }
-        }
         let observer = NotificationCenter.default.addObserver(
             forName: PersistentStoreCoordinator.storeRemoteChangeNotification, object: coordinator, queue: nil
         ) { [weak self] _ in
@@ -54,11 +52,10 @@ final class RemoteChanges: Sendable {
     }
 
     private func mergeNewTransactions() {
-        let after = state.withLock { $0.last }
+        let (after, started) = state.withLock { ($0.last, $0.started) }
         do {
-            let transactions = try reader.performAndWait {
-                try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: after)).transactions
-            }
+            let request = after.map { PersistentHistoryChangeRequest.fetchHistory(after: $0) } ?? .fetchHistory(after: started)
+            let transactions = try reader.performAndWait { try reader.execute(request).transactions }
             guard let newest = transactions.last?.token else { return }
             state.withLock { $0.last = newest }
             let tabs = tabs()

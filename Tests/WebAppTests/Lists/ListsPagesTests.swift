@@ -9,9 +9,7 @@ import Testing
 /// The nested lists' pages and forms, as a browser without JavaScript uses them (303s)
 /// and as the page's script does (JSON).
 @Suite struct ListsPagesTests {
-    static func titles(_ page: TestBrowser.Page) -> [String] {
-        page.text.components(separatedBy: "data-field=\"title\">").dropFirst().compactMap { $0.components(separatedBy: "<").first }
-    }
+    static func titles(_ page: TestBrowser.Page) -> [String] { page.rowTitles }
 
     /// The reference of the row titled `title` on `page`.
     static func reference(of title: String, in page: TestBrowser.Page) throws -> String {

@@ -9,8 +9,7 @@ import Testing
 @Suite struct SecurityTests {
     /// The root list's items' titles, read through a new tab's page.
     static func titles(_ browser: TestBrowser) async throws -> [String] {
-        let page = try await browser.get("/lists")
-        return page.text.components(separatedBy: "data-field=\"title\">").dropFirst().compactMap { $0.components(separatedBy: "<").first }
+        try await browser.get("/lists").rowTitles
     }
 
     @Test func everyResponseCarriesThePolicyHeaders() async throws {

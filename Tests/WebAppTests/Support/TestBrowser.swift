@@ -22,6 +22,11 @@ final class TestBrowser: @unchecked Sendable {
         let status: HTTPResponse.Status
         let headers: HTTPFields
         let text: String
+
+        /// The titles of the page's rows (`data-field="title"`), in order.
+        var rowTitles: [String] {
+            text.components(separatedBy: "data-field=\"title\">").dropFirst().compactMap { $0.components(separatedBy: "<").first }
+        }
     }
 
     /// GETs `path` (with the browser's tab unless `path` has a query or `keepTab` is false).
