@@ -15,23 +15,23 @@ struct BugsRoutes {
 
     func register(on router: Router<WebRequestContext>) {
         router.get("/projects/{project}") { request, context -> Response in
-            let project: Reference<Project> = try Self.reference(context, "project", "project")
+            let project: Reference<Project> = try Self.reference(context, "project")
             let (browser, tab) = try await app.pageTab(request, context)
             return try await page(of: project, PagePlace(request, tab: tab), browser: browser, tab: tab)
         }
         router.get("/projects/{project}/events") { request, context -> Response in
-            let project: Reference<Project> = try Self.reference(context, "project", "project")
+            let project: Reference<Project> = try Self.reference(context, "project")
             let (browser, tab) = try await app.streamTab(request, context)
             return try await events(of: project, request: request, browser: browser, tab: tab)
         }
         router.post("/projects/{project}/bugs/add") { request, context in
-            let project: Reference<Project> = try Self.reference(context, "project", "project")
+            let project: Reference<Project> = try Self.reference(context, "project")
             return try await app.actOnUpload(request, context, fallback: "/projects/\(project)", fileFields: Self.fileFields) { editor, form in
                 _ = try editor.tracker.addBug(to: project, title: form["title"] ?? "", details: form["details"], screenshot: form.files["screenshot"])
             }
         }
         router.post("/bugs/{bug}/edit") { request, context in
-            let bug: Reference<Bug> = try Self.reference(context, "bug", "bug")
+            let bug: Reference<Bug> = try Self.reference(context, "bug")
             return try await app.actOnUpload(request, context, fallback: "/projects", fileFields: Self.fileFields) { editor, form in
                 let screenshot: BugTracker.ScreenshotChange =
                     if let data = form.files["screenshot"] { .replace(data) }
@@ -41,22 +41,23 @@ struct BugsRoutes {
             }
         }
         router.post("/bugs/{bug}/delete") { request, context in
-            let bug: Reference<Bug> = try Self.reference(context, "bug", "bug")
+            let bug: Reference<Bug> = try Self.reference(context, "bug")
             return try await app.act(request, context, fallback: "/projects") { editor, _ in
                 try editor.tracker.deleteBug(bug)
             }
         }
         router.get("/bugs/{bug}/screenshot") { request, context -> Response in
-            let bug: Reference<Bug> = try Self.reference(context, "bug", "bug")
+            let bug: Reference<Bug> = try Self.reference(context, "bug")
             let (_, tab) = try await app.pageTab(request, context)
             return try await screenshot(of: bug, tab: tab)
         }
     }
 
-    /// The object a path parameter names; 404 for anything but a reference.
-    static func reference<Object: ManagedObject>(_ context: WebRequestContext, _ parameter: String, _ what: String) throws(WebError) -> Reference<Object> {
-        guard let text = context.parameters.get(parameter), let reference = Reference<Object>(text) else {
-            throw .notFound("There is no such \(what).")
+    /// The object the path parameter `name` (`project`, `bug`) names; 404 for anything
+    /// but a reference (`12`).
+    static func reference<Object: ManagedObject>(_ context: WebRequestContext, _ name: String) throws(WebError) -> Reference<Object> {
+        guard let text = context.parameters.get(name), let reference = Reference<Object>(text) else {
+            throw .notFound("There is no such \(name).")
         }
         return reference
     }

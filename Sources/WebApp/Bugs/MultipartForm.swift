@@ -1,6 +1,5 @@
 import BugsKit
 import Foundation
-import MultipartKit
 import NIOCore
 
 /// A `multipart/form-data` body read with limits: its text fields and its files, by name.
@@ -62,127 +61,12 @@ struct MultipartForm: Sendable, Equatable {
     static func read<Body: AsyncSequence>(
         _ body: Body, contentType: String?, fileFields: Set<String>, limits: Limits = .standard
     ) async throws -> MultipartForm where Body.Element == ByteBuffer {
-        let boundary = try self.boundary(ofContentType: contentType)
-        let collector = Collector(fileFields: fileFields, limits: limits)
-        let parser = MultipartParser(boundary: boundary)
-        parser.onHeader = { name, value in collector.header(name, value) }
-        parser.onBody = { chunk in collector.body(&chunk) }
-        parser.onPartComplete = { collector.partComplete() }
-
-        var received = 0
-        var tail = ByteBuffer()
-        let closing = Array("\r\n--\(boundary)--".utf8)
+        let reader = Reader(boundary: try boundary(ofContentType: contentType), fileFields: fileFields, limits: limits)
         for try await chunk in body {
-            received += chunk.readableBytes
-            guard received <= limits.body else { throw MultipartFormError.bodyTooLarge(limit: limits.body) }
-            do {
-                try parser.execute(chunk)
-            } catch {
-                throw MultipartFormError.malformed
-            }
-            if let failure = collector.failure { throw failure }
-            tail.writeImmutableBuffer(chunk)
-            if tail.readableBytes > closing.count + 256 {
-                tail = tail.getSlice(at: tail.writerIndex - closing.count - 256, length: closing.count + 256) ?? ByteBuffer()
-            }
+            // In a debug build the parser takes about a second per MiB: off the
+            // cooperative pool, so that other requests go on meanwhile.
+            try await offload { try reader.consume(chunk) }
         }
-        guard collector.isBetweenParts, Self.endsWithClosingBoundary(tail, closing: closing) else {
-            throw MultipartFormError.malformed
-        }
-        return MultipartForm(fields: collector.fields, files: collector.files, refusal: collector.refusal)
-    }
-
-    /// Whether `tail`, the body's last bytes, ends with the closing delimiter (`\r\n--B--`)
-    /// and at most some line breaks and spaces.
-    private static func endsWithClosingBoundary(_ tail: ByteBuffer, closing: [UInt8]) -> Bool {
-        let bytes = tail.readableBytesView
-        let whitespace: Set<UInt8> = [0x0D, 0x0A, 0x20, 0x09]
-        var end = bytes.endIndex
-        while end > bytes.startIndex, whitespace.contains(bytes[end - 1]) { end -= 1 }
-        return bytes[bytes.startIndex ..< end].reversed().starts(with: closing.reversed())
-    }
-}
-
-extension MultipartForm {
-    /// The parts of a body as the parser reports them, with the limits applied.
-    ///
-    /// Only used inside `read`, on one task: the parser calls it synchronously.
-    private final class Collector {
-        let fileFields: Set<String>
-        let limits: Limits
-        private(set) var fields: [String: String] = [:]
-        private(set) var files: [String: Data] = [:]
-        /// The first rule the body broke, which stops the reading.
-        private(set) var failure: MultipartFormError?
-        /// The first field or file over its limit: it is skipped, the reading goes on.
-        private(set) var refusal: MultipartFormError?
-
-        private var headers = HTTPHeaders()
-        private var name: String?
-        private var bytes = ByteBuffer()
-        /// Whether the current part passed its limit: its bytes are dropped.
-        private var isOversized = false
-        private var parts = 0
-
-        init(fileFields: Set<String>, limits: Limits) {
-            self.fileFields = fileFields
-            self.limits = limits
-        }
-
-        /// Whether no part is half read: the body ended between parts.
-        var isBetweenParts: Bool { headers.isEmpty && name == nil && bytes.readableBytes == 0 }
-
-        func header(_ name: String, _ value: String) {
-            headers.add(name: name, value: value)
-        }
-
-        func body(_ chunk: inout ByteBuffer) {
-            guard failure == nil, let name = currentName(), !isOversized else { return }
-            let isFile = fileFields.contains(name)
-            let limit = isFile ? limits.file : limits.textField
-            guard bytes.readableBytes + chunk.readableBytes <= limit else {
-                isOversized = true
-                bytes = ByteBuffer()
-                if refusal == nil {
-                    refusal = isFile ? .fileTooLarge(name: name, limit: limit) : .fieldTooLarge(name: name, limit: limit)
-                }
-                return
-            }
-            bytes.writeBuffer(&chunk)
-        }
-
-        func partComplete() {
-            defer {
-                headers = HTTPHeaders()
-                name = nil
-                bytes = ByteBuffer()
-                isOversized = false
-            }
-            guard failure == nil, let name = currentName() else { return }
-            parts += 1
-            guard parts <= limits.parts else { return failure = .tooManyParts(limit: limits.parts) }
-            guard !isOversized else { return }
-            guard fields[name] == nil, files[name] == nil else { return failure = .duplicateField(name: name) }
-            if fileFields.contains(name) {
-                if bytes.readableBytes > 0 { files[name] = Data(bytes.readableBytesView) }
-            } else {
-                guard let text = String(validating: bytes.readableBytesView, as: UTF8.self) else {
-                    return failure = .notText(name: name)
-                }
-                fields[name] = text.replacingOccurrences(of: "\r\n", with: "\n")
-            }
-        }
-
-        /// The part's name, from its `Content-Disposition` header; nil (and a failure)
-        /// for a part without one.
-        private func currentName() -> String? {
-            if let name { return name }
-            guard let found = MultipartPart(headers: headers, body: ByteBuffer()).name, !found.isEmpty else {
-                failure = .malformed
-                return nil
-            }
-            name = found
-            return found
-        }
+        return try reader.finish()
     }
 }

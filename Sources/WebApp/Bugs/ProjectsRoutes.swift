@@ -31,13 +31,13 @@ struct ProjectsRoutes {
             }
         }
         router.post("/projects/{project}/edit") { request, context in
-            let project: Reference<Project> = try BugsRoutes.reference(context, "project", "project")
+            let project: Reference<Project> = try BugsRoutes.reference(context, "project")
             return try await app.act(request, context, fallback: "/projects") { editor, form in
                 _ = try editor.tracker.editProject(project, name: form["name"] ?? "", url: form["url"])
             }
         }
         router.post("/projects/{project}/delete") { request, context in
-            let project: Reference<Project> = try BugsRoutes.reference(context, "project", "project")
+            let project: Reference<Project> = try BugsRoutes.reference(context, "project")
             return try await app.act(request, context, fallback: "/projects") { editor, _ in
                 try editor.tracker.deleteProject(project)
             }

@@ -112,7 +112,7 @@ import Testing
             try BugsRoutes.startFeed(of: project, pages: pages, form: form, tab: tab, continuation: continuation)
         }
         let reset = try await watch.reset(0)
-        #expect(BugsPageReading.bugTitles(reset.html) == ["First"])
+        #expect(TestBrowser.Page(status: .ok, headers: [:], text: reset.html).rowTitles == ["First"])
         #expect(reset.html.contains("<img src=\"/bugs/\(first.reference)/screenshot?tab=\(tab.id)\""))
 
         let second = try other.editor.tracker.addBug(to: project, title: "Second", details: "More")
@@ -159,6 +159,10 @@ import Testing
         }
     }
 
+    /// How long a socket exchange may wait: long, since the whole suite runs in parallel
+    /// on few cores (each exchange returns as soon as its answer is complete).
+    static let patience: TimeInterval = 60
+
     /// The routes serve the feeds as event streams: a real server, read over a socket
     /// since a stream never ends.
     @Test func theEventStreamsStartWithTheWholeList() async throws {
@@ -166,7 +170,7 @@ import Testing
         let project = try harness.store.freshTracker().addProject(name: "Tool", url: "https://tools.dev/tool").reference
         try await harness.live { port in
             let host = "Host: 127.0.0.1:\(port)\r\n"
-            let first = try await RawHTTP.exchange(port: port, request: "GET /projects HTTP/1.1\r\n\(host)Connection: close\r\n\r\n")
+            let first = try await RawHTTP.exchange(port: port, request: "GET /projects HTTP/1.1\r\n\(host)Connection: close\r\n\r\n", timeout: Self.patience)
             let cookie = try #require(first.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") }?.dropFirst(11).split(separator: ";").first)
             let tab = try #require(TestBrowser.attribute("data-tab", in: first))
             let csrf = try #require(TestBrowser.attribute("data-csrf", in: first))
@@ -174,17 +178,19 @@ import Testing
                 let stream = try await RawHTTP.exchange(
                     port: port,
                     request: "GET \(path)?tab=\(tab)&csrf=\(csrf) HTTP/1.1\r\n\(host)Cookie:\(cookie)\r\nAccept: text/event-stream\r\n\r\n",
-                    until: "event: reset", timeout: 5
+                    until: "event: reset", timeout: Self.patience
                 )
                 #expect(stream.hasPrefix("HTTP/1.1 200"), "\(path)")
                 #expect(stream.lowercased().contains("content-type: text/event-stream"), "\(path)")
                 #expect(stream.contains("event: reset\ndata: {\"html\":"), "\(path)")
             }
             let refused = try await RawHTTP.exchange(
-                port: port, request: "GET /projects/events?tab=\(tab)&csrf=wrong HTTP/1.1\r\n\(host)Cookie:\(cookie)\r\nConnection: close\r\n\r\n")
+                port: port, request: "GET /projects/events?tab=\(tab)&csrf=wrong HTTP/1.1\r\n\(host)Cookie:\(cookie)\r\nConnection: close\r\n\r\n",
+                timeout: Self.patience)
             #expect(refused.hasPrefix("HTTP/1.1 403"), "a stream needs the session's token")
             let unknown = try await RawHTTP.exchange(
-                port: port, request: "GET /projects/999/events?tab=\(tab)&csrf=\(csrf) HTTP/1.1\r\n\(host)Cookie:\(cookie)\r\nConnection: close\r\n\r\n")
+                port: port, request: "GET /projects/999/events?tab=\(tab)&csrf=\(csrf) HTTP/1.1\r\n\(host)Cookie:\(cookie)\r\nConnection: close\r\n\r\n",
+                timeout: Self.patience)
             #expect(unknown.hasPrefix("HTTP/1.1 404"))
         }
     }

@@ -13,11 +13,6 @@ enum BugsPageReading {
         }
     }
 
-    /// The titles of a project page's bugs, in the page's order.
-    static func bugTitles(_ html: String) -> [String] {
-        texts(of: "data-field=\"title\">", in: html)
-    }
-
     /// The reference of the project named `name` on `/projects`.
     static func projectReference(_ name: String, in html: String) throws -> String {
         let row = try #require(html.components(separatedBy: "<li class=\"row\"").first { $0.contains("data-field=\"name\">\(name)<") })
