@@ -174,15 +174,17 @@ import Testing
             let cookie = try #require(first.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") }?.dropFirst(11).split(separator: ";").first)
             let tab = try #require(TestBrowser.attribute("data-tab", in: first))
             let csrf = try #require(TestBrowser.attribute("data-csrf", in: first))
-            for path in ["/projects/events", "/projects/search/TO/events", "/projects/\(project)/events"] {
+            // The search text comes percent-encoded in the path: "T%6Fo" is "Too".
+            for (path, marker) in [("/projects/events", ">Tool<"), ("/projects/search/T%6Fo/events", ">Tool<"), ("/projects/\(project)/events", "event: reset")] {
                 let stream = try await RawHTTP.exchange(
                     port: port,
                     request: "GET \(path)?tab=\(tab)&csrf=\(csrf) HTTP/1.1\r\n\(host)Cookie:\(cookie)\r\nAccept: text/event-stream\r\n\r\n",
-                    until: "event: reset", timeout: Self.patience
+                    until: marker, timeout: Self.patience
                 )
                 #expect(stream.hasPrefix("HTTP/1.1 200"), "\(path)")
                 #expect(stream.lowercased().contains("content-type: text/event-stream"), "\(path)")
                 #expect(stream.contains("event: reset\ndata: {\"html\":"), "\(path)")
+                #expect(stream.contains(marker), "\(path)")
             }
             let refused = try await RawHTTP.exchange(
                 port: port, request: "GET /projects/events?tab=\(tab)&csrf=wrong HTTP/1.1\r\n\(host)Cookie:\(cookie)\r\nConnection: close\r\n\r\n",
