@@ -15,23 +15,23 @@ struct BugsRoutes {
 
     func register(on router: Router<WebRequestContext>) {
         router.get("/projects/{project}") { request, context -> Response in
-            let project: Reference<Project> = try Self.reference(context, "project")
+            let project: Reference<Project> = try context.reference("project")
             let (browser, tab) = try await app.pageTab(request, context)
-            return try await page(of: project, PagePlace(request, tab: tab), browser: browser, tab: tab)
+            return try await page(of: project, try PagePlace(request, tab: tab), browser: browser, tab: tab)
         }
         router.get("/projects/{project}/events") { request, context -> Response in
-            let project: Reference<Project> = try Self.reference(context, "project")
+            let project: Reference<Project> = try context.reference("project")
             let (browser, tab) = try await app.streamTab(request, context)
             return try await events(of: project, request: request, browser: browser, tab: tab)
         }
         router.post("/projects/{project}/bugs/add") { request, context in
-            let project: Reference<Project> = try Self.reference(context, "project")
+            let project: Reference<Project> = try context.reference("project")
             return try await app.actOnUpload(request, context, fallback: "/projects/\(project)", fileFields: Self.fileFields) { editor, form in
                 _ = try editor.tracker.addBug(to: project, title: form["title"] ?? "", details: form["details"], screenshot: form.files["screenshot"])
             }
         }
         router.post("/bugs/{bug}/edit") { request, context in
-            let bug: Reference<Bug> = try Self.reference(context, "bug")
+            let bug: Reference<Bug> = try context.reference("bug")
             return try await app.actOnUpload(request, context, fallback: "/projects", fileFields: Self.fileFields) { editor, form in
                 let screenshot: BugTracker.ScreenshotChange =
                     if let data = form.files["screenshot"] { .replace(data) }
@@ -41,25 +41,16 @@ struct BugsRoutes {
             }
         }
         router.post("/bugs/{bug}/delete") { request, context in
-            let bug: Reference<Bug> = try Self.reference(context, "bug")
+            let bug: Reference<Bug> = try context.reference("bug")
             return try await app.act(request, context, fallback: "/projects") { editor, _ in
                 try editor.tracker.deleteBug(bug)
             }
         }
         router.get("/bugs/{bug}/screenshot") { request, context -> Response in
-            let bug: Reference<Bug> = try Self.reference(context, "bug")
+            let bug: Reference<Bug> = try context.reference("bug")
             let (_, tab) = try await app.pageTab(request, context)
             return try await screenshot(of: bug, tab: tab)
         }
-    }
-
-    /// The object the path parameter `name` (`project`, `bug`) names; 404 for anything
-    /// but a reference (`12`).
-    static func reference<Object: ManagedObject>(_ context: WebRequestContext, _ name: String) throws(WebError) -> Reference<Object> {
-        guard let text = context.parameters.get(name), let reference = Reference<Object>(text) else {
-            throw .notFound("There is no such \(name).")
-        }
-        return reference
     }
 
     /// The project page `place` names, or nil when it is not one.
@@ -105,17 +96,8 @@ struct BugsRoutes {
         let rowHTML = { (bug: Bug) throws -> String in
             try pages.render("bug-row", BugRowValues(BugRow(bug, session: tab.session), form: form))
         }
-        let live = LiveRendering<Bug>(
-            rowID: { bug in tab.session.reference(to: bug).map { "bug-\($0)" } },
-            rowHTML: rowHTML,
-            sectionHTML: { _ in "" },
-            listHTML: { controller in
-                try (controller.fetchedObjects ?? []).filter { tab.session.reference(to: $0) != nil }.map(rowHTML).joined()
-            }
-        )
-        let feed = LiveFeed(controller: controller, rendering: live, tab: tab, continuation: continuation)
-        try tab.session.read { _ in try feed.start() }
-        return { feed.stop() }
+        let live = LiveRendering<Bug>.flat(rowID: { bug in tab.session.reference(to: bug).map { "bug-\($0)" } }, rowHTML: rowHTML)
+        return try LiveFeed.start(controller, rendering: live, tab: tab, continuation: continuation)
     }
 
     /// A bug's screenshot, served with its fixed type (`image/png` or `image/jpeg`, from

@@ -12,9 +12,8 @@ struct ProjectsRoutes {
     func register(on router: Router<WebRequestContext>) {
         router.get("/projects") { request, context -> Response in
             let (browser, tab) = try await app.pageTab(request, context)
-            // The search form's GET encodes a space as `+`: its query is read as a form.
-            let query = try Form.parse(ByteBuffer(string: request.uri.query ?? ""))
-            return try await listPage(PagePlace(request, tab: tab), searching: query["q"], browser: browser, tab: tab)
+            let place = try PagePlace(request, tab: tab)
+            return try await listPage(place, searching: place.query["q"], browser: browser, tab: tab)
         }
         router.get("/projects/events") { request, context -> Response in
             let (browser, tab) = try await app.streamTab(request, context)
@@ -31,13 +30,13 @@ struct ProjectsRoutes {
             }
         }
         router.post("/projects/{project}/edit") { request, context in
-            let project: Reference<Project> = try BugsRoutes.reference(context, "project")
+            let project: Reference<Project> = try context.reference("project")
             return try await app.act(request, context, fallback: "/projects") { editor, form in
                 _ = try editor.tracker.editProject(project, name: form["name"] ?? "", url: form["url"])
             }
         }
         router.post("/projects/{project}/delete") { request, context in
-            let project: Reference<Project> = try BugsRoutes.reference(context, "project")
+            let project: Reference<Project> = try context.reference("project")
             return try await app.act(request, context, fallback: "/projects") { editor, _ in
                 try editor.tracker.deleteProject(project)
             }
@@ -97,8 +96,6 @@ struct ProjectsRoutes {
             },
             listHTML: { _ in try rendering.sections(ProjectsRendering.Section.sections(of: controller, session: tab.session)) }
         )
-        let feed = LiveFeed(controller: controller, rendering: live, tab: tab, continuation: continuation)
-        try tab.session.read { _ in try feed.start() }
-        return { feed.stop() }
+        return try LiveFeed.start(controller, rendering: live, tab: tab, continuation: continuation)
     }
 }

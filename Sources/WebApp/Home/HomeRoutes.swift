@@ -7,7 +7,7 @@ struct HomeRoutes {
     func register(on router: Router<WebRequestContext>) {
         router.get("/") { request, context -> Response in
             let (browser, tab) = try await app.pageTab(request, context)
-            return try page(PagePlace(request, tab: tab), browser: browser, tab: tab)
+            return try page(try PagePlace(request, tab: tab), browser: browser, tab: tab)
         }
     }
 

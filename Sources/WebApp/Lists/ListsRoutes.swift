@@ -11,11 +11,11 @@ struct ListsRoutes {
     func register(on router: Router<WebRequestContext>) {
         router.get("/lists") { request, context -> Response in
             let (browser, tab) = try await app.pageTab(request, context)
-            return try await page(of: tab.lists.root, PagePlace(request, tab: tab), browser: browser, tab: tab)
+            return try await page(of: tab.lists.root, try PagePlace(request, tab: tab), browser: browser, tab: tab)
         }
         router.get("/lists/{list}") { request, context -> Response in
             let (browser, tab) = try await app.pageTab(request, context)
-            return try await page(of: try Self.reference(context, "list"), PagePlace(request, tab: tab), browser: browser, tab: tab)
+            return try await page(of: try Self.reference(context, "list"), try PagePlace(request, tab: tab), browser: browser, tab: tab)
         }
         router.get("/lists/{list}/events") { request, context -> Response in
             let (browser, tab) = try await app.streamTab(request, context)
@@ -47,12 +47,9 @@ struct ListsRoutes {
         }
     }
 
-    /// The item a path parameter names; 404 for anything but a reference.
+    /// The item the path parameter `name` (`list`, `item`) names.
     static func reference(_ context: WebRequestContext, _ name: String) throws(WebError) -> Reference<Item> {
-        guard let text = context.parameters.get(name), let reference = Reference<Item>(text) else {
-            throw .notFound("There is no such list.")
-        }
-        return reference
+        try context.reference(name)
     }
 
     /// The list page `place` names, or nil when it is not a lists page.
@@ -82,29 +79,29 @@ struct ListsRoutes {
         return try app.pages.page("list", values, status: place.status)
     }
 
-    /// `list`'s event stream: its rows' controller on the tab's context, as live changes.
+    /// `list`'s event stream: its rows' controller on the tab's view, as live changes.
     func events(of list: Reference<Item>, request: Request, browser: BrowserSession, tab: Tab) async throws -> Response {
         let pages = app.pages
         let form = FormValues(tab: tab.id, csrf: browser.csrfToken, back: "/lists/\(list)?tab=\(tab.id)")
         return try await EventStream.response(to: request) { continuation in
-            try await offload {
-                let controller = try tab.lists.controller(for: list)
-                let rowHTML = { (item: Item) throws -> String in
-                    guard let row = tab.lists.row(for: item) else { throw EditingSessionError.notFound(entity: "Item", reference: "(unsaved)") }
-                    return try pages.render("list-row", ListRowValues(row, list: list.description, form: form))
-                }
-                let rendering = LiveRendering<Item>(
-                    rowID: { item in tab.session.reference(to: item).map { "item-\($0)" } },
-                    rowHTML: rowHTML,
-                    sectionHTML: { _ in "" },
-                    listHTML: { controller in
-                        try (controller.fetchedObjects ?? []).filter { tab.session.reference(to: $0) != nil }.map(rowHTML).joined()
-                    }
-                )
-                let feed = LiveFeed(controller: controller, rendering: rendering, tab: tab, continuation: continuation)
-                try tab.session.read { _ in try feed.start() }
-                return { feed.stop() }
-            }
+            try await offload { try Self.startFeed(of: list, pages: pages, form: form, tab: tab, continuation: continuation) }
         }
+    }
+
+    /// Starts the live feed of `list`'s rows on `tab`'s view into `continuation`; returns
+    /// what stops it. Waits for the view's queue: call it off the cooperative pool.
+    static func startFeed(
+        of list: Reference<Item>, pages: Pages, form: FormValues, tab: Tab,
+        continuation: AsyncStream<ServerSentEvent>.Continuation
+    ) throws -> @Sendable () -> Void {
+        let controller = try tab.lists.controller(for: list)
+        let rendering = LiveRendering<Item>.flat(
+            rowID: { item in tab.session.reference(to: item).map { "item-\($0)" } },
+            rowHTML: { item in
+                guard let row = tab.lists.row(for: item) else { throw EditingSessionError.notFound(entity: "Item", reference: "(unsaved)") }
+                return try pages.render("list-row", ListRowValues(row, list: list.description, form: form))
+            }
+        )
+        return try LiveFeed.start(controller, rendering: rendering, tab: tab, continuation: continuation)
     }
 }

@@ -36,6 +36,18 @@ final class LiveFeed<Object: ManagedObject>: FetchedResultsControllerDelegate, @
 
     private var context: ManagedObjectContext { controller.managedObjectContext }
 
+    /// Starts a feed of `controller` (on `tab`'s view context) into `continuation`: the
+    /// whole list first, then every change. Returns what stops it. Waits for the view's
+    /// queue: call it off the cooperative pool.
+    static func start(
+        _ controller: FetchedResultsController<Object>, rendering: LiveRendering<Object>, tab: Tab,
+        continuation: AsyncStream<ServerSentEvent>.Continuation
+    ) throws -> @Sendable () -> Void {
+        let feed = LiveFeed(controller: controller, rendering: rendering, tab: tab, continuation: continuation)
+        try tab.session.read { _ in try feed.start() }
+        return { feed.stop() }
+    }
+
     /// Fetches, sends the whole list as a `reset` event, and starts listening. Call on
     /// the context's queue.
     func start() throws {

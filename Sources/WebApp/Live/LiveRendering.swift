@@ -13,3 +13,15 @@ struct LiveRendering<Object: ManagedObject> {
     /// The whole list's HTML, for a reset.
     let listHTML: (FetchedResultsController<Object>) throws -> String
 }
+
+extension LiveRendering {
+    /// A list without sections: its HTML is its saved objects' rows, in order.
+    static func flat(rowID: @escaping (Object) -> String?, rowHTML: @escaping (Object) throws -> String) -> LiveRendering {
+        LiveRendering(
+            rowID: rowID,
+            rowHTML: rowHTML,
+            sectionHTML: { _ in "" },
+            listHTML: { controller in try (controller.fetchedObjects ?? []).filter { rowID($0) != nil }.map(rowHTML).joined() }
+        )
+    }
+}

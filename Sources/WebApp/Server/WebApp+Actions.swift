@@ -37,8 +37,7 @@ extension WebApp {
     func page(at back: String, request: Request, browser: BrowserSession, tab: Tab, message: String?, status: HTTPResponse.Status) async throws -> Response {
         let components = URLComponents(string: back)
         let path = components?.path ?? "/"
-        var query: [String: String] = [:]
-        for item in components?.queryItems ?? [] where query[item.name] == nil { query[item.name] = item.value ?? "" }
+        let query = (try? Form.parse(ByteBuffer(string: components?.percentEncodedQuery ?? "")).fields) ?? [:]
         let place = PagePlace(path: path, query: query, back: back, message: message, status: status)
         if let response = try await ListsRoutes(app: self).page(place, browser: browser, tab: tab) { return response }
         if let response = try await ProjectsRoutes(app: self).page(place, browser: browser, tab: tab) { return response }
@@ -56,12 +55,11 @@ struct PagePlace: Sendable {
     var message: String?
     var status: HTTPResponse.Status
 
-    /// The page a GET request asks for, in `tab`.
-    init(_ request: Request, tab: Tab) {
+    /// The page a GET request asks for, in `tab`. The query is read as a form's fields
+    /// (a GET form encodes a space as `+`).
+    init(_ request: Request, tab: Tab) throws(WebError) {
         path = request.uri.path
-        var query: [String: String] = [:]
-        for (name, value) in request.uri.queryParameters where query[String(name)] == nil { query[String(name)] = String(value) }
-        self.query = query
+        query = try Form.parse(ByteBuffer(string: request.uri.query ?? "")).fields
         back = WebApp.path(of: request, tab: tab)
         message = nil
         status = .ok

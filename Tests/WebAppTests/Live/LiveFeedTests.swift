@@ -4,71 +4,25 @@ import Foundation
 import ListsKit
 import OpenCoreData
 import OpenCoreDataTestSupport
-import Synchronization
 import Testing
 @testable import WebApp
 
 /// A page's live feed: its list's fetched results controller, on the tab's context, turned
 /// into DOM operations — for the tab's own actions, another tab's, and another process's.
 @Suite struct LiveFeedTests {
-    /// A feed of the root list of `tab`, and the events it has sent so far.
-    final class Watch: Sendable {
-        private final class Received: Sendable {
-            let events = Mutex<[ServerSentEvent]>([])
+    /// A feed of the root list of `tab`, started as its page's event stream starts it.
+    static func watch(_ harness: WebAppHarness, tab: Tab) async throws -> FeedWatch {
+        let pages = harness.app.pages
+        let form = FormValues(tab: tab.id, csrf: "token", back: "/lists")
+        return try await FeedWatch { continuation in
+            try ListsRoutes.startFeed(of: tab.lists.root, pages: pages, form: form, tab: tab, continuation: continuation)
         }
-        private let received = Received()
-        let stop: @Sendable () -> Void
-
-        init(_ harness: WebAppHarness, tab: Tab) async throws {
-            let (events, continuation) = AsyncStream.makeStream(of: ServerSentEvent.self)
-            let pages = harness.app.pages
-            let list = tab.lists.root
-            stop = try await offload {
-                let controller = try tab.lists.controller(for: list)
-                let form = FormValues(tab: tab.id, csrf: "token", back: "/lists")
-                let rowHTML = { (item: Item) throws -> String in
-                    try pages.render("list-row", ListRowValues(try #require(tab.lists.row(for: item)), list: list.description, form: form))
-                }
-                let rendering = LiveRendering<Item>(
-                    rowID: { tab.session.reference(to: $0).map { "item-\($0)" } },
-                    rowHTML: rowHTML, sectionHTML: { _ in "" },
-                    listHTML: { try ($0.fetchedObjects ?? []).map(rowHTML).joined() }
-                )
-                let feed = LiveFeed(controller: controller, rendering: rendering, tab: tab, continuation: continuation)
-                try tab.session.read { _ in try feed.start() }
-                return { feed.stop() }
-            }
-            Task { [received] in
-                for await event in events { received.events.withLock { $0.append(event) } }
-            }
-        }
-
-        /// The `index`th event (from 0), waiting up to 5 s for it.
-        func event(_ index: Int) async throws -> ServerSentEvent {
-            for _ in 0..<500 {
-                if let event = received.events.withLock({ $0.count > index ? $0[index] : nil }) { return event }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            throw WatchError.noEvent(index, received: received.events.withLock { $0.map(\.name) })
-        }
-
-        enum WatchError: Error { case noEvent(Int, received: [String]) }
     }
 
     /// The operations of a `change` event.
-    struct Change: Decodable {
-        struct Op: Decodable {
-            let op: String
-            let id: String?
-            let before: String?
-            let html: String?
-        }
-        let ops: [Op]
-    }
-
-    static func change(_ event: ServerSentEvent) throws -> Change {
+    static func change(_ event: ServerSentEvent) throws -> FeedWatch.Change {
         #expect(event.name == "change")
-        return try JSONDecoder().decode(Change.self, from: Data(event.data.utf8))
+        return try JSONDecoder().decode(FeedWatch.Change.self, from: Data(event.data.utf8))
     }
 
     @Test func theTabsOwnActionsAndAnotherTabsArriveAsOperations() async throws {
@@ -76,7 +30,7 @@ import Testing
         let browser = harness.app.sessions.makeSession()
         let tab = try browser.tab(nil, store: harness.store, author: harness.app.author)
         let other = try browser.tab(nil, store: harness.store, author: harness.app.author)
-        let watch = try await Watch(harness, tab: tab)
+        let watch = try await Self.watch(harness, tab: tab)
         #expect(try await watch.event(0).name == "reset")
 
         let milk = try tab.editor.lists.add("Milk", to: tab.lists.root)
@@ -112,7 +66,7 @@ import Testing
         let harness = try await WebAppHarness()
         let browser = harness.app.sessions.makeSession()
         let tab = try browser.tab(nil, store: harness.store, author: harness.app.author)
-        let watch = try await Watch(harness, tab: tab)
+        let watch = try await Self.watch(harness, tab: tab)
         #expect(try await watch.event(0).name == "reset")
         // Another coordinator on the file stands for another process (the CLI).
         let elsewhere = try DemoStore.open(at: harness.store.url)
@@ -138,7 +92,7 @@ import Testing
             let stream = try await RawHTTP.exchange(
                 port: port,
                 request: "GET /lists/1/events?tab=\(tab)&csrf=\(csrf) HTTP/1.1\r\n\(host)Cookie:\(cookie)\r\nAccept: text/event-stream\r\n\r\n",
-                until: "Milk", timeout: 5
+                until: "Milk"
             )
             #expect(stream.hasPrefix("HTTP/1.1 200"))
             #expect(stream.lowercased().contains("content-type: text/event-stream"))

@@ -9,7 +9,7 @@ import Glibc
 /// blocking socket calls run on a Dispatch thread, never on the cooperative pool that
 /// the server's own handlers need.
 enum RawHTTP {
-    static func exchange(port: Int, request: String, until marker: String? = nil, timeout: TimeInterval = 5) async throws -> String {
+    static func exchange(port: Int, request: String, until marker: String? = nil, timeout: TimeInterval = 30) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try blockingExchange(port: port, request: request, until: marker, timeout: timeout) })
