@@ -79,7 +79,7 @@ struct BugsRoutes {
         let pages = app.pages
         let form = FormValues(tab: tab.id, csrf: browser.csrfToken, back: BugsPaths.project(project, tab: tab.id))
         return try await EventStream.response(to: request) { continuation in
-            try await offload { try Self.startFeed(of: project, pages: pages, form: form, tab: tab, continuation: continuation) }
+            try Self.startFeed(of: project, pages: pages, form: form, tab: tab, continuation: continuation)
         }
     }
 

@@ -75,7 +75,7 @@ struct ProjectsRoutes {
         let pages = app.pages
         let form = FormValues(tab: tab.id, csrf: browser.csrfToken, back: BugsPaths.projects(searching: text, tab: tab.id))
         return try await EventStream.response(to: request) { continuation in
-            try await offload { try Self.startFeed(searching: text, pages: pages, form: form, tab: tab, continuation: continuation) }
+            try Self.startFeed(searching: text, pages: pages, form: form, tab: tab, continuation: continuation)
         }
     }
 

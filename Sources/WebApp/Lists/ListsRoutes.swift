@@ -84,7 +84,7 @@ struct ListsRoutes {
         let pages = app.pages
         let form = FormValues(tab: tab.id, csrf: browser.csrfToken, back: "/lists/\(list)?tab=\(tab.id)")
         return try await EventStream.response(to: request) { continuation in
-            try await offload { try Self.startFeed(of: list, pages: pages, form: form, tab: tab, continuation: continuation) }
+            try Self.startFeed(of: list, pages: pages, form: form, tab: tab, continuation: continuation)
         }
     }
 

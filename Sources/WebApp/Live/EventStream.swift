@@ -5,14 +5,15 @@ import ServiceLifecycle
 /// goes away or the server shuts down.
 enum EventStream {
     /// Starts a feed with `start` (given the stream's continuation, on which it yields its
-    /// `reset` event first) and returns the streaming response; `stop` runs when the
-    /// stream ends.
+    /// `reset` event first; run off the cooperative pool, since it waits for a context's
+    /// queue) and returns the streaming response; the closure `start` returns runs when
+    /// the stream ends.
     static func response(
         to request: Request,
-        start: @escaping @Sendable (AsyncStream<ServerSentEvent>.Continuation) async throws -> @Sendable () -> Void
+        start: @escaping @Sendable (AsyncStream<ServerSentEvent>.Continuation) throws -> @Sendable () -> Void
     ) async throws -> Response {
         let (events, continuation) = AsyncStream.makeStream(of: ServerSentEvent.self)
-        let stop = try await start(continuation)
+        let stop = try await offload { try start(continuation) }
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"],
