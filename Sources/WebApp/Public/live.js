@@ -132,6 +132,16 @@
     }
   }
 
+  // A count shown outside a live list (a project's "3 bugs") follows the list's rows:
+  // an element with data-counts="ID" counts the rows of the list with that id.
+  function recount(root) {
+    if (!root.id) return;
+    const rows = root.querySelectorAll(".row").length;
+    for (const counter of document.querySelectorAll(`[data-counts="${root.id}"]`)) {
+      counter.textContent = rows === 1 ? `1 ${counter.dataset.one}` : `${rows} ${counter.dataset.many}`;
+    }
+  }
+
   function apply(root, ops) {
     const focus = rememberFocus();
     for (const op of ops) {
@@ -170,6 +180,7 @@
       }
     }
     restoreFocus(focus);
+    recount(root);
     root.dispatchEvent(new CustomEvent("live-change", { bubbles: true, detail: ops }));
   }
 
@@ -181,6 +192,7 @@
       const focus = rememberFocus();
       root.innerHTML = data.html;
       restoreFocus(focus);
+      recount(root);
       setUndo(data);
       showStatus("");
       root.dataset.liveState = "open";
