@@ -41,9 +41,11 @@ class DemoServer:
         self.output = []
         self.errors = []
 
-    def start(self, timeout=60):
+    def start(self, timeout=60, port=0):
+        """Starts the server on `port` (0: a free one) and waits for the URL it prints."""
+        self.url = None
         self.process = subprocess.Popen(
-            [self.binary, "serve", "--store", self.store, "--port", "0"],
+            [self.binary, "serve", "--store", self.store, "--port", str(port)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.environment,
         )
         threading.Thread(target=self._collect, args=(self.process.stderr, self.errors), daemon=True).start()
@@ -82,6 +84,12 @@ class DemoServer:
             self.process.kill()
             self.process.wait()
             raise RuntimeError("the server did not stop within %d s of SIGTERM" % timeout)
+
+    def restart(self):
+        """Stops the server (saving) and starts it again on the same store and port."""
+        port = self.port
+        self.stop()
+        return self.start(port=port)
 
     def cli(self, *arguments):
         """Runs the command line on the same store, in another process; returns its output."""

@@ -1,5 +1,6 @@
 import BugsKit
 import Foundation
+import Mustache
 
 /// One row of a project's page (`Templates/bug-row.mustache`): a bug, newest first.
 struct BugRowValues: Sendable {
@@ -32,4 +33,21 @@ struct BugRowValues: Sendable {
     private static let shortDate = Date.ISO8601FormatStyle(timeZone: .gmt)
         .year().month().day().dateSeparator(.dash).dateTimeSeparator(.space)
         .time(includingFractionalSeconds: false)
+}
+
+extension BugRowValues: MustacheParent {
+    /// Mustache reads the values by name, without reflection.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "ref": self.ref
+        case "project": self.project
+        case "title": self.title
+        case "details": self.details
+        case "createdISO": self.createdISO
+        case "created": self.created
+        case "screenshot": self.screenshot
+        case "form": self.form
+        default: nil
+        }
+    }
 }

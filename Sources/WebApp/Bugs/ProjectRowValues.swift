@@ -1,4 +1,5 @@
 import BugsKit
+import Mustache
 
 /// One row of `/projects` (`Templates/project-row.mustache`), and the heading of the
 /// project's own page.
@@ -28,5 +29,21 @@ struct ProjectRowValues: Sendable {
         href = BugsPaths.project(row.reference, tab: form.tab)
         self.allowsEditing = allowsEditing
         self.form = form
+    }
+}
+
+extension ProjectRowValues: MustacheParent {
+    /// Mustache reads the values by name, without reflection.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "ref": self.ref
+        case "name": self.name
+        case "url": self.url
+        case "bugCount": self.bugCount
+        case "href": self.href
+        case "allowsEditing": self.allowsEditing
+        case "form": self.form
+        default: nil
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Mustache
+
 /// One section of `/projects` (`Templates/projects-section.mustache`): the projects of
 /// one host, or a search's results, under a heading. Its `data-section` is its name, which
 /// is how the live feed's section and row operations find it.
@@ -24,4 +26,18 @@ struct ProjectSectionValues: Sendable {
     /// The element id of the section named `name`, `section-github.com` (a host has no
     /// spaces, so the id is one token; `section-` for the projects without a host).
     static func anchor(forSectionNamed name: String) -> String { "section-\(name)" }
+}
+
+extension ProjectSectionValues: MustacheParent {
+    /// Mustache reads the values by name, without reflection.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "heading": self.heading
+        case "indexTitle": self.indexTitle
+        case "anchor": self.anchor
+        case "rows": self.rows
+        default: nil
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import Mustache
+
 /// The values of `/projects` (`Templates/projects.mustache`): the search form, the add
 /// form (not while searching), the section index and the sections.
 struct ProjectsPageValues: Sendable {
@@ -22,4 +24,33 @@ struct ProjectsPageValues: Sendable {
     let sections: String
     /// Whether no project is shown (none yet, or none matches).
     let isEmpty: Bool
+}
+
+extension ProjectsPageValues: MustacheParent {
+    /// Mustache reads the values by name, without reflection.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "chrome": self.chrome
+        case "form": self.form
+        case "searchText": self.searchText
+        case "isSearching": self.isSearching
+        case "index": self.index
+        case "hasIndex": self.hasIndex
+        case "live": self.live
+        case "sections": self.sections
+        case "isEmpty": self.isEmpty
+        default: nil
+        }
+    }
+}
+
+extension ProjectsPageValues.IndexEntry: MustacheParent {
+    /// Mustache reads the values by name, without reflection.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": self.title
+        case "anchor": self.anchor
+        default: nil
+        }
+    }
 }

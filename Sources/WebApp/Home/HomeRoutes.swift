@@ -1,4 +1,5 @@
 import Hummingbird
+import Mustache
 
 /// `/`: the two apps, one link each.
 struct HomeRoutes {
@@ -21,4 +22,15 @@ struct HomeRoutes {
 struct HomeValues {
     let chrome: PageChrome
     let form: FormValues
+}
+
+extension HomeValues: MustacheParent {
+    /// Mustache reads the values by name, without reflection.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "chrome": self.chrome
+        case "form": self.form
+        default: nil
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import ListsKit
+import Mustache
 
 /// A list page's values (`Templates/list.mustache`).
 struct ListPageValues {
@@ -44,5 +45,49 @@ struct ListRowValues {
         canMoveUp = row.order > 0
         down = row.order + 1
         self.form = form
+    }
+}
+
+extension ListPageValues: MustacheParent {
+    /// Mustache reads the values by name, without reflection.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "chrome": self.chrome
+        case "form": self.form
+        case "ref": self.ref
+        case "title": self.title
+        case "crumbs": self.crumbs
+        case "rows": self.rows
+        case "isEmpty": self.isEmpty
+        default: nil
+        }
+    }
+}
+
+extension ListPageValues.Crumb: MustacheParent {
+    /// Mustache reads the values by name, without reflection.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": self.title
+        case "href": self.href
+        default: nil
+        }
+    }
+}
+
+extension ListRowValues: MustacheParent {
+    /// Mustache reads the values by name, without reflection.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "ref": self.ref
+        case "list": self.list
+        case "title": self.title
+        case "count": self.count
+        case "up": self.up
+        case "canMoveUp": self.canMoveUp
+        case "down": self.down
+        case "form": self.form
+        default: nil
+        }
     }
 }

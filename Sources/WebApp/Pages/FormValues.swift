@@ -1,3 +1,5 @@
+import Mustache
+
 /// The hidden fields every form of a page carries (`Templates/form-fields.mustache`): the
 /// tab whose context the action runs in, the session's CSRF token, and the page to come
 /// back to.
@@ -16,5 +18,17 @@ struct FormValues: Sendable {
         self.tab = tab
         self.csrf = csrf
         self.back = back
+    }
+}
+
+extension FormValues: MustacheParent {
+    /// Mustache reads the values by name, without reflection.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "tab": self.tab
+        case "csrf": self.csrf
+        case "back": self.back
+        default: nil
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Mustache
+
 /// What every page's header and footer show: its title, which app it belongs to, the
 /// tab and token its forms carry, the tab's undo and redo labels, and a message for the
 /// user (an error with the page it refused).
@@ -15,4 +17,23 @@ struct PageChrome: Sendable {
 
     var isLists: Bool { app == "lists" }
     var isBugs: Bool { app == "bugs" }
+}
+
+extension PageChrome: MustacheParent {
+    /// Mustache reads the values by name, without reflection.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": self.title
+        case "app": self.app
+        case "tab": self.tab
+        case "csrf": self.csrf
+        case "back": self.back
+        case "undo": self.undo
+        case "redo": self.redo
+        case "message": self.message
+        case "isLists": self.isLists
+        case "isBugs": self.isBugs
+        default: nil
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import Mustache
 
 /// Turns an error a route threw into a page a person can read: the status and one
 /// sentence, no SQL, paths or stack traces (a server fault's details go to the log).
@@ -33,4 +34,16 @@ struct ErrorValues {
     let status: Int
     let reason: String
     let message: String
+}
+
+extension ErrorValues: MustacheParent {
+    /// Mustache reads the values by name, without reflection.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "status": self.status
+        case "reason": self.reason
+        case "message": self.message
+        default: nil
+        }
+    }
 }

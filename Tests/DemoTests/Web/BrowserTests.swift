@@ -5,7 +5,8 @@ import Testing
 /// Both apps in headless Chromium, used as a person would (`Tests/Scripts/browser_test.py`):
 /// adding with Enter, three levels of sub-lists, reordering with focus kept, delete with
 /// cascade, Ctrl+Z and Ctrl+Shift+Z, a second window updated live, a change from the
-/// command line, projects by host, search, a bug with a screenshot, and no console errors.
+/// command line, a server restart, projects by host, search, a bug with a screenshot, and
+/// no console errors.
 @Suite struct BrowserTests {
     @Test func bothAppsWorkInHeadlessChromium() throws {
         let script = try ServerScript("browser_test.py")

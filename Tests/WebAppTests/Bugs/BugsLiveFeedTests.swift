@@ -3,6 +3,7 @@ import DemoStore
 import EditingSession
 import Foundation
 import OpenCoreData
+import OpenCoreDataTestSupport
 import Testing
 @testable import WebApp
 

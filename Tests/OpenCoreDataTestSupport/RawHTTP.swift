@@ -8,8 +8,8 @@ import Glibc
 /// until `until` appears in the answer, the server closes, or `timeout` passes. The
 /// blocking socket calls run on a Dispatch thread, never on the cooperative pool that
 /// the server's own handlers need.
-enum RawHTTP {
-    static func exchange(port: Int, request: String, until marker: String? = nil, timeout: TimeInterval = 30) async throws -> String {
+package enum RawHTTP {
+    package static func exchange(port: Int, request: String, until marker: String? = nil, timeout: TimeInterval = 30) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try blockingExchange(port: port, request: request, until: marker, timeout: timeout) })
@@ -45,5 +45,5 @@ enum RawHTTP {
         return String(decoding: answer, as: UTF8.self)
     }
 
-    enum RawHTTPError: Error { case socket, connect, send }
+    package enum RawHTTPError: Error { case socket, connect, send }
 }
