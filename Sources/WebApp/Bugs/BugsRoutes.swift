@@ -65,7 +65,7 @@ struct BugsRoutes {
     func page(of project: Reference<Project>, _ place: PagePlace, browser: BrowserSession, tab: Tab) async throws -> Response {
         let (row, bugs) = try await offload { (try tab.tracker.project(project), try tab.tracker.bugs(of: project)) }
         let chrome = app.chrome(title: row.name, app: "bugs", place: place, browser: browser, tab: tab)
-        let form = FormValues(chrome)
+        let form = try app.pages.form(chrome)
         let rows = try bugs.map { try app.pages.render("bug-row", BugRowValues($0, form: form)) }.joined()
         let values = ProjectPageValues(
             chrome: chrome, form: form, project: ProjectRowValues(row, allowsEditing: true, form: form),
@@ -77,7 +77,7 @@ struct BugsRoutes {
     /// `project`'s bugs' event stream: its bug list controller on the tab's context.
     func events(of project: Reference<Project>, request: Request, browser: BrowserSession, tab: Tab) async throws -> Response {
         let pages = app.pages
-        let form = FormValues(tab: tab.id, csrf: browser.csrfToken, back: BugsPaths.project(project, tab: tab.id))
+        let form = try pages.form(tab: tab.id, csrf: browser.csrfToken, back: BugsPaths.project(project, tab: tab.id))
         return try await EventStream.response(to: request) { continuation in
             try Self.startFeed(of: project, pages: pages, form: form, tab: tab, continuation: continuation)
         }

@@ -54,7 +54,7 @@ struct ProjectsRoutes {
     func listPage(_ place: PagePlace, searching text: String?, browser: BrowserSession, tab: Tab) async throws -> Response {
         let list = try await offload { try tab.tracker.projectList(searchText: text) }
         let chrome = app.chrome(title: "Projects", app: "bugs", place: place, browser: browser, tab: tab)
-        let form = FormValues(chrome)
+        let form = try app.pages.form(chrome)
         let rendering = ProjectsRendering(pages: app.pages, form: form, isSearching: list.isSearching)
         var seen: Set<String> = []
         let index = list.sections.compactMap { section -> ProjectsPageValues.IndexEntry? in
@@ -73,7 +73,7 @@ struct ProjectsRoutes {
     /// and rows as live changes (a project of a new host inserts its section first).
     func events(searching text: String?, request: Request, browser: BrowserSession, tab: Tab) async throws -> Response {
         let pages = app.pages
-        let form = FormValues(tab: tab.id, csrf: browser.csrfToken, back: BugsPaths.projects(searching: text, tab: tab.id))
+        let form = try pages.form(tab: tab.id, csrf: browser.csrfToken, back: BugsPaths.projects(searching: text, tab: tab.id))
         return try await EventStream.response(to: request) { continuation in
             try Self.startFeed(searching: text, pages: pages, form: form, tab: tab, continuation: continuation)
         }

@@ -15,7 +15,7 @@ struct HomeRoutes {
     /// The home page, whatever `place` names (the page of last resort).
     func page(_ place: PagePlace, browser: BrowserSession, tab: Tab) throws -> Response {
         let chrome = app.chrome(title: "Home", app: "home", place: place, browser: browser, tab: tab)
-        return try app.pages.page("home", HomeValues(chrome: chrome, form: FormValues(chrome)), status: place.status)
+        return try app.pages.page("home", HomeValues(chrome: chrome, form: try app.pages.form(chrome)), status: place.status)
     }
 }
 

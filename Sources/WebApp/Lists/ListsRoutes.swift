@@ -67,7 +67,7 @@ struct ListsRoutes {
         let isRoot = crumbs.count <= 1
         let title = isRoot ? "Lists" : crumbs.last?.title ?? "List"
         let chrome = app.chrome(title: title, app: "lists", place: place, browser: browser, tab: tab)
-        let form = FormValues(chrome)
+        let form = try app.pages.form(chrome)
         let rowsHTML = try rows.map { try app.pages.render("list-row", ListRowValues($0, list: list.description, form: form)) }.joined()
         let values = ListPageValues(
             chrome: chrome, form: form, ref: list.description, title: title,
@@ -82,7 +82,7 @@ struct ListsRoutes {
     /// `list`'s event stream: its rows' controller on the tab's view, as live changes.
     func events(of list: Reference<Item>, request: Request, browser: BrowserSession, tab: Tab) async throws -> Response {
         let pages = app.pages
-        let form = FormValues(tab: tab.id, csrf: browser.csrfToken, back: "/lists/\(list)?tab=\(tab.id)")
+        let form = try pages.form(tab: tab.id, csrf: browser.csrfToken, back: "/lists/\(list)?tab=\(tab.id)")
         return try await EventStream.response(to: request) { continuation in
             try Self.startFeed(of: list, pages: pages, form: form, tab: tab, continuation: continuation)
         }

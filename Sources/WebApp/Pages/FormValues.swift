@@ -3,21 +3,27 @@ import Mustache
 /// The hidden fields every form of a page carries (`Templates/form-fields.mustache`): the
 /// tab whose context the action runs in, the session's CSRF token, and the page to come
 /// back to.
+///
+/// `fields` is those inputs' HTML, rendered (and escaped) by the template once per page,
+/// since a list's every row has four forms: templates insert it with `{{{form.fields}}}`.
+/// Make one with `Pages.form(tab:csrf:back:)`.
 struct FormValues: Sendable {
     let tab: String
     let csrf: String
     let back: String
+    let fields: String
+}
 
-    init(_ chrome: PageChrome) {
-        tab = chrome.tab
-        csrf = chrome.csrf
-        back = chrome.back
+extension Pages {
+    /// The forms' values of a page of `tab`, their hidden inputs rendered once.
+    func form(tab: String, csrf: String, back: String) throws(WebError) -> FormValues {
+        let fields = try render("form-fields", ["form": FormValues(tab: tab, csrf: csrf, back: back, fields: "")])
+        return FormValues(tab: tab, csrf: csrf, back: back, fields: fields)
     }
 
-    init(tab: String, csrf: String, back: String) {
-        self.tab = tab
-        self.csrf = csrf
-        self.back = back
+    /// The forms' values of the page `chrome` heads.
+    func form(_ chrome: PageChrome) throws(WebError) -> FormValues {
+        try form(tab: chrome.tab, csrf: chrome.csrf, back: chrome.back)
     }
 }
 
@@ -28,6 +34,7 @@ extension FormValues: MustacheParent {
         case "tab": self.tab
         case "csrf": self.csrf
         case "back": self.back
+        case "fields": self.fields
         default: nil
         }
     }

@@ -16,7 +16,7 @@ import Testing
         let browser = harness.app.sessions.makeSession()
         let watching = try browser.tab(nil, store: harness.store, author: harness.app.author)
         let other = try browser.tab(nil, store: harness.store, author: harness.app.author)
-        return (watching, other, FormValues(tab: watching.id, csrf: browser.csrfToken, back: "/projects?tab=\(watching.id)"))
+        return (watching, other, try harness.app.pages.form(tab: watching.id, csrf: browser.csrfToken, back: "/projects?tab=\(watching.id)"))
     }
 
     static func projectsFeed(_ harness: WebAppHarness, _ tab: Tab, _ form: FormValues, searching text: String? = nil) async throws -> FeedWatch {

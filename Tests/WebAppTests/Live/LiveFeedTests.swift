@@ -13,7 +13,7 @@ import Testing
     /// A feed of the root list of `tab`, started as its page's event stream starts it.
     static func watch(_ harness: WebAppHarness, tab: Tab) async throws -> FeedWatch {
         let pages = harness.app.pages
-        let form = FormValues(tab: tab.id, csrf: "token", back: "/lists")
+        let form = try pages.form(tab: tab.id, csrf: "token", back: "/lists")
         return try await FeedWatch { continuation in
             try ListsRoutes.startFeed(of: tab.lists.root, pages: pages, form: form, tab: tab, continuation: continuation)
         }

@@ -31,7 +31,7 @@ import Testing
         return mirror.children.first.map { String(describing: $0.value) } ?? "nil"
     }
 
-    static let form = FormValues(tab: "t1", csrf: "c0ffee", back: "/lists?tab=t1")
+    static let form = FormValues(tab: "t1", csrf: "c0ffee", back: "/lists?tab=t1", fields: "<input type=\"hidden\" name=\"tab\" value=\"t1\">")
     static let chrome = PageChrome(title: "Lists", app: "lists", tab: "t1", csrf: "c0ffee", back: "/lists?tab=t1", undo: "Undo Add “Milk”", redo: nil, message: nil)
 
     @Test func theListsPagesValues() throws {
@@ -54,6 +54,16 @@ import Testing
         #expect(html.contains("<a href=\"/lists?tab=t1\" aria-current=\"page\">Lists</a>"))
         #expect(html.contains("<a href=\"/projects?tab=t1\">Bugs</a>"))
         #expect(html.contains(">Undo Add “Milk”</button>"))
+    }
+
+    @Test func aPagesFormFieldsAreRenderedOnceAndEscaped() async throws {
+        let pages = try await Pages.load()
+        let form = try pages.form(tab: "t1", csrf: "c0ffee", back: "/projects?q=\"><script>&tab=t1")
+        #expect(form.fields == "<input type=\"hidden\" name=\"tab\" value=\"t1\"><input type=\"hidden\" name=\"csrf\" value=\"c0ffee\">"
+            + "<input type=\"hidden\" name=\"back\" value=\"/projects?q=&quot;&gt;&lt;script&gt;&amp;tab=t1\">")
+        let row = ItemRow(reference: try #require(Reference(primaryKey: 7)), title: "Milk", order: 0, childCount: 0)
+        let html = try pages.render("list-row", ListRowValues(row, list: "1", form: form))
+        #expect(html.components(separatedBy: form.fields).count == 5, "each of the row's four forms carries the fields")
     }
 
     @Test func theTrackersPagesValues() throws {
