@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Times one list page of N items: starts `opencoredata-demo serve` on a new store, adds N
+items to the root list through its form, then GETs the page repeatedly over one keep-alive
+connection and prints the median time of a GET and of an add.
+
+    python3 Tests/Scripts/page_cost.py --items 300 --reads 30     # after swift build -c release
+"""
+
+import argparse
+import http.client
+import re
+import statistics
+import sys
+import time
+import urllib.parse
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from demo_server import DemoServer, find_binary  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", help="the opencoredata-demo binary (default: the newest build)")
+    parser.add_argument("--items", type=int, default=300)
+    parser.add_argument("--reads", type=int, default=30)
+    arguments = parser.parse_args()
+
+    with DemoServer(find_binary(arguments.binary)) as server:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+        headers = {"Host": "127.0.0.1:%d" % server.port}
+
+        def timed(method, path, body=None):
+            started = time.perf_counter()
+            connection.request(method, path, body=body and urllib.parse.urlencode(body), headers=headers)
+            response = connection.getresponse()
+            text = response.read().decode()
+            return response, text, time.perf_counter() - started
+
+        response, page, _ = timed("GET", "/lists")
+        headers["Cookie"] = response.getheader("Set-Cookie").split(";", 1)[0]
+        tab = re.search(r'data-tab="([^"]+)"', page).group(1)
+        csrf = re.search(r'data-csrf="([^"]+)"', page).group(1)
+        root = re.search(r'action="/lists/(\d+)/add"', page).group(1)
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+        adds = []
+        for number in range(arguments.items):
+            response, _, elapsed = timed("POST", "/lists/%s/add" % root, dict(title="Item %d" % number, tab=tab, csrf=csrf))
+            assert response.status == 303, response.status
+            adds.append(elapsed)
+        reads = []
+        for _ in range(arguments.reads):
+            response, page, elapsed = timed("GET", "/lists?tab=%s" % tab)
+            assert response.status == 200 and page.count('class="row"') >= arguments.items
+            reads.append(elapsed)
+    rows = arguments.items + 3  # and the sample lists
+    print("a list page of %d rows: median %.1f ms (%.3f ms a row); an add: median %.2f ms"
+          % (rows, statistics.median(reads) * 1000, statistics.median(reads) * 1000 / rows, statistics.median(adds) * 1000))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
