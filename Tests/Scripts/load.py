@@ -201,6 +201,7 @@ def main():
     every = [v for values in latencies.values() for v in values]
     acknowledged = [title for user in users for title in user.acknowledged]
     missing = [title for title in acknowledged if title not in found]
+    unacknowledged = found - set(acknowledged)
     errors = [error for user in users for error in user.errors]
     if status != 0:
         errors.append("the server exited with %s after SIGTERM" % status)
@@ -231,7 +232,7 @@ def main():
         print("errors: %(errors)d; writes acknowledged %(writes_acknowledged)d, in the store %(writes_in_store)d, missing %(writes_missing)d; live events received %(live_events)d" % report)
         for error in report["first_errors"]:
             print("  " + error)
-    return 1 if errors or missing or (arguments.write_share > 0 and not acknowledged) else 0
+    return 1 if errors or missing or unacknowledged or (arguments.write_share > 0 and not acknowledged) else 0
 
 
 if __name__ == "__main__":
