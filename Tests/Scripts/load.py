@@ -204,7 +204,8 @@ def main():
     unacknowledged = found - set(acknowledged)
     errors = [error for user in users for error in user.errors]
     if status != 0:
-        errors.append("the server exited with %s after SIGTERM" % status)
+        errors.insert(0, "the server exited with %s (its standard error follows the report)" % status)
+        print("".join(server.errors), file=sys.stderr)
     report = {
         "seconds": round(elapsed, 1),
         "users": arguments.users,

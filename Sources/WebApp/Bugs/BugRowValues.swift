@@ -3,7 +3,7 @@ import Foundation
 import Mustache
 
 /// One row of a project's page (`Templates/bug-row.mustache`): a bug, newest first.
-struct BugRowValues: Sendable {
+struct BugRowValues: Hashable, Sendable {
     /// The reference, `7`: the row is `#bug-7`.
     let ref: String
     /// The reference of the bug's project.

@@ -66,7 +66,7 @@ struct BugsRoutes {
         let (row, bugs) = try await offload { (try tab.tracker.project(project), try tab.tracker.bugs(of: project)) }
         let chrome = app.chrome(title: row.name, app: "bugs", place: place, browser: browser, tab: tab)
         let form = try app.pages.form(chrome)
-        let rows = try bugs.map { try app.pages.render("bug-row", BugRowValues($0, form: form)) }.joined()
+        let rows = try bugs.map { try app.pages.renderRow("bug-row", BugRowValues($0, form: form)) }.joined()
         let values = ProjectPageValues(
             chrome: chrome, form: form, project: ProjectRowValues(row, allowsEditing: true, form: form),
             live: BugsPaths.projectEvents(project), rows: rows, isEmpty: bugs.isEmpty
@@ -94,7 +94,7 @@ struct BugsRoutes {
     ) throws -> @Sendable () -> Void {
         let controller = try tab.tracker.makeBugListController(for: project)
         let rowHTML = { (bug: Bug) throws -> String in
-            try pages.render("bug-row", BugRowValues(BugRow(bug, session: tab.session), form: form))
+            try pages.renderRow("bug-row", BugRowValues(BugRow(bug, session: tab.session), form: form))
         }
         let live = LiveRendering<Bug>.flat(rowID: { bug in tab.session.reference(to: bug).map { "bug-\($0)" } }, rowHTML: rowHTML)
         return try LiveFeed.start(controller, rendering: live, tab: tab, continuation: continuation)

@@ -7,7 +7,7 @@ import Mustache
 /// Every value is plain text for Mustache's `{{ }}`, which escapes it in text and in
 /// attributes; the URL is one `BugTracker.validatedURL(_:)` accepted (`http`, `https` or
 /// `mailto`, never `javascript:`), so it is safe as a link's `href`.
-struct ProjectRowValues: Sendable {
+struct ProjectRowValues: Hashable, Sendable {
     /// The reference, `12`: the row is `#project-12`.
     let ref: String
     let name: String

@@ -19,7 +19,7 @@ struct ProjectsRendering: Sendable {
     let isSearching: Bool
 
     func row(_ row: ProjectRow) throws -> String {
-        try pages.render("project-row", ProjectRowValues(row, allowsEditing: !isSearching, form: form))
+        try pages.renderRow("project-row", ProjectRowValues(row, allowsEditing: !isSearching, form: form))
     }
 
     func section(_ section: Section) throws -> String {

@@ -22,7 +22,7 @@ struct ListPageValues {
 
 /// One row's values (`Templates/list-row.mustache`): the item, its place, and the hidden
 /// fields of its forms.
-struct ListRowValues {
+struct ListRowValues: Hashable, Sendable {
     let ref: String
     /// The list the row is shown in, for its forms' actions.
     let list: String

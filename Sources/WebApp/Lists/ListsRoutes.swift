@@ -68,7 +68,7 @@ struct ListsRoutes {
         let title = isRoot ? "Lists" : crumbs.last?.title ?? "List"
         let chrome = app.chrome(title: title, app: "lists", place: place, browser: browser, tab: tab)
         let form = try app.pages.form(chrome)
-        let rowsHTML = try rows.map { try app.pages.render("list-row", ListRowValues($0, list: list.description, form: form)) }.joined()
+        let rowsHTML = try rows.map { try app.pages.renderRow("list-row", ListRowValues($0, list: list.description, form: form)) }.joined()
         let values = ListPageValues(
             chrome: chrome, form: form, ref: list.description, title: title,
             crumbs: crumbs.dropLast().enumerated().map { index, crumb in
@@ -99,7 +99,7 @@ struct ListsRoutes {
             rowID: { item in tab.session.reference(to: item).map { "item-\($0)" } },
             rowHTML: { item in
                 guard let row = tab.lists.row(for: item) else { throw EditingSessionError.notFound(entity: "Item", reference: "(unsaved)") }
-                return try pages.render("list-row", ListRowValues(row, list: list.description, form: form))
+                return try pages.renderRow("list-row", ListRowValues(row, list: list.description, form: form))
             }
         )
         return try LiveFeed.start(controller, rendering: rendering, tab: tab, continuation: continuation)

@@ -1,5 +1,6 @@
 import Foundation
 import OpenCoreData
+import Synchronization
 
 /// Turns a fetched results controller's delegate callbacks into `LiveChange` batches for
 /// one page's event stream. The controller lives on the tab's context, so the tab's own
@@ -39,13 +40,29 @@ final class LiveFeed<Object: ManagedObject>: FetchedResultsControllerDelegate, @
     /// Starts a feed of `controller` (on `tab`'s view context) into `continuation`: the
     /// whole list first, then every change. Returns what stops it. Waits for the view's
     /// queue: call it off the cooperative pool.
+    ///
+    /// The feed, its controller and the objects they hold are let go on the context's
+    /// queue, never by the caller: a managed object must not be released off its
+    /// context's queue, where the context's identity map would change under its feet.
     static func start(
         _ controller: FetchedResultsController<Object>, rendering: LiveRendering<Object>, tab: Tab,
         continuation: AsyncStream<ServerSentEvent>.Continuation
     ) throws -> @Sendable () -> Void {
-        let feed = LiveFeed(controller: controller, rendering: rendering, tab: tab, continuation: continuation)
-        try tab.session.read { _ in try feed.start() }
-        return { feed.stop() }
+        let context = controller.managedObjectContext
+        let held = Mutex<LiveFeed?>(LiveFeed(controller: controller, rendering: rendering, tab: tab, continuation: continuation))
+        let stop: @Sendable () -> Void = {
+            context.perform {
+                let feed = held.withLock { $0.take() }
+                feed?.end()
+            }
+        }
+        do {
+            try tab.session.read { _ in try held.withLock { $0 }?.start() }
+        } catch {
+            stop()
+            throw error
+        }
+        return stop
     }
 
     /// Fetches, sends the whole list as a `reset` event, and starts listening. Call on
@@ -57,9 +74,12 @@ final class LiveFeed<Object: ManagedObject>: FetchedResultsControllerDelegate, @
         continuation.yield(try .json("reset", LiveReset(html: try rendering.listHTML(controller), undo: undo.undo, redo: undo.redo)))
     }
 
-    /// Stops listening (the stream ended).
-    func stop() {
-        context.perform { self.controller.delegate = nil }
+    /// Stops listening (the stream ended) and drops the changes not sent. Call on the
+    /// context's queue.
+    private func end() {
+        controller.delegate = nil
+        rows = []
+        sections = []
     }
 
     func controller<ResultType>(_ controller: FetchedResultsController<ResultType>, didChange anObject: ResultType, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {

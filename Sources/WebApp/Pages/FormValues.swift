@@ -7,7 +7,7 @@ import Mustache
 /// `fields` is those inputs' HTML, rendered (and escaped) by the template once per page,
 /// since a list's every row has four forms: templates insert it with `{{{form.fields}}}`.
 /// Make one with `Pages.form(tab:csrf:back:)`.
-struct FormValues: Sendable {
+struct FormValues: Hashable, Sendable {
     let tab: String
     let csrf: String
     let back: String

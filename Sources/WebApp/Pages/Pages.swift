@@ -7,6 +7,8 @@ import Mustache
 /// markup; templates use `{{{ }}}` only for HTML the templates themselves rendered.
 struct Pages: Sendable {
     let library: MustacheLibrary
+    /// The list rows rendered lately (`renderRow`).
+    let rows = RenderedRows(capacity: 4096)
 
     /// Loads every template in the target's `Templates` folder.
     ///
@@ -25,6 +27,11 @@ struct Pages: Sendable {
             throw WebError(status: .internalServerError, message: "The page \(template) is missing.")
         }
         return html
+    }
+
+    /// A list's row: `template` rendered with `values`, or the same row rendered before.
+    func renderRow<Values: Hashable & Sendable>(_ template: String, _ values: Values) throws(WebError) -> String {
+        try rows.html(template, values) { () throws(WebError) -> String in try render(template, values) }
     }
 
     /// A whole HTML page as a response.

@@ -18,7 +18,7 @@ import Testing
 
     @Test func tenSecondsOfMixedReadsAndWritesLoseNothing() throws {
         let script = try ServerScript("load.py")
-        let run = try script.run(["--seconds", "10", "--users", "4", "--json"], timeout: 240)
+        let run = try script.run(["--seconds", "10", "--users", "4", "--list-size", "20", "--json"], timeout: 240)
         #expect(run.status == 0, "\(run)")
         let report = try JSONDecoder().decode(Report.self, from: Data(run.output.utf8))
         #expect(report.errors == 0, "\(report.first_errors)")
