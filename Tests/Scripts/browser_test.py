@@ -11,7 +11,6 @@ Needs Debian's `chromium` and `chromium-driver` and Python's `selenium`; the dri
 """
 
 import argparse
-import sqlite3
 import sys
 import tempfile
 import time
@@ -95,12 +94,8 @@ class Steps:
         chain.key_up(Keys.CONTROL).perform()
 
     def store_count(self, titles):
-        connection = sqlite3.connect("file:%s?mode=ro" % self.server.store, uri=True)
-        try:
-            marks = ",".join("?" * len(titles))
-            return connection.execute("SELECT COUNT(*) FROM ZITEM WHERE ZTITLE IN (%s)" % marks, titles).fetchone()[0]
-        finally:
-            connection.close()
+        marks = ",".join("?" * len(titles))
+        return self.server.query("SELECT COUNT(*) FROM ZITEM WHERE ZTITLE IN (%s)" % marks, titles)[0][0]
 
     def step(self, text):
         print("· " + text, flush=True)

@@ -1,15 +1,19 @@
 """Starts `opencoredata-demo serve` on a store of its own, as a user would, for the browser
 and load tests: a free port on 127.0.0.1, the URL read from what it prints, SIGTERM to stop
-(which saves), and the command line on the same store for changes from another process."""
+(which saves), the command line on the same store for changes from another process, the
+store read with Python's own sqlite3, and a browser session as a script sends its requests."""
 
+import http.client
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,6 +105,14 @@ class DemoServer:
             raise RuntimeError("opencoredata-demo %s failed (%d): %s" % (" ".join(arguments), done.returncode, done.stderr))
         return done.stdout
 
+    def query(self, sql, parameters=()):
+        """The rows `sql` reads from the store file, opened read-only."""
+        connection = sqlite3.connect("file:%s?mode=ro" % self.store, uri=True)
+        try:
+            return connection.execute(sql, parameters).fetchall()
+        finally:
+            connection.close()
+
     def __enter__(self):
         return self.start()
 
@@ -109,3 +121,47 @@ class DemoServer:
             self.stop()
         finally:
             self.folder.cleanup()
+
+
+class PageSession:
+    """One browser session and tab as a script drives them: a keep-alive connection that keeps
+    the session cookie the server sets, reads the tab and CSRF token from the first page, and
+    sends forms with them and the `Origin` a same-site browser adds."""
+
+    def __init__(self, port, timeout=30):
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        self.cookie = self.tab = self.csrf = None
+
+    def request(self, method, path, form=None):
+        """Sends a GET, or a POST of `form`'s fields with the tab and token; returns the status,
+        the body's text and the seconds it took."""
+        headers = {"Host": "127.0.0.1:%d" % self.port}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        body = None
+        if form is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["Origin"] = "http://127.0.0.1:%d" % self.port
+            body = urllib.parse.urlencode(dict(form, tab=self.tab, csrf=self.csrf))
+        started = time.perf_counter()
+        self.connection.request(method, path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        text = response.read().decode("utf-8", "replace")
+        elapsed = time.perf_counter() - started
+        cookie = response.getheader("Set-Cookie")
+        if cookie and not self.cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        return response.status, text, elapsed
+
+    def open_lists(self):
+        """Opens the root list in a new tab; returns the root list's reference."""
+        status, page, _ = self.request("GET", "/lists")
+        if status != 200:
+            raise RuntimeError("GET /lists answered %d" % status)
+        self.tab = re.search(r'data-tab="([^"]+)"', page).group(1)
+        self.csrf = re.search(r'data-csrf="([^"]+)"', page).group(1)
+        return re.search(r'action="/lists/(\d+)/add"', page).group(1)
+
+    def close(self):
+        self.connection.close()

@@ -16,7 +16,6 @@ import json
 import random
 import re
 import socket
-import sqlite3
 import sys
 import threading
 import time
@@ -24,7 +23,7 @@ import urllib.parse
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from demo_server import DemoServer, find_binary  # noqa: E402
+from demo_server import DemoServer, PageSession, find_binary  # noqa: E402
 
 TITLE_PREFIX = "load-"
 
@@ -49,62 +48,33 @@ class User(threading.Thread):
         self.errors = []
         self.acknowledged = []
         self.events = 0
-        self.cookie = None
+        self.session = PageSession(port)
         self.list = None
         self.lists = 0
 
-    # HTTP ----------------------------------------------------------------------------------
-    def request(self, connection, method, path, body=None):
-        headers = {"Host": "127.0.0.1:%d" % self.port}
-        if self.cookie:
-            headers["Cookie"] = self.cookie
-        if body is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-            headers["Origin"] = "http://127.0.0.1:%d" % self.port
-            body = urllib.parse.urlencode(body)
-        started = time.perf_counter()
-        connection.request(method, path, body=body, headers=headers)
-        response = connection.getresponse()
-        text = response.read().decode("utf-8", "replace")
-        elapsed = time.perf_counter() - started
-        cookie = response.getheader("Set-Cookie")
-        if cookie and not self.cookie:
-            self.cookie = cookie.split(";", 1)[0]
-        return response.status, text, elapsed
-
-    def setup(self, connection):
-        status, page, _ = self.request(connection, "GET", "/lists")
-        if status != 200:
-            raise Failure("GET /lists answered %d" % status)
-        self.tab = re.search(r'data-tab="([^"]+)"', page).group(1)
-        self.csrf = re.search(r'data-csrf="([^"]+)"', page).group(1)
-        self.root = re.search(r'action="/lists/(\d+)/add"', page).group(1)
-
-    def start_list(self, connection):
+    def start_list(self):
         """Adds the user's next list to the root list and follows its event stream."""
         self.lists += 1
         title = "list %d of user %d" % (self.lists, self.number)
-        status, _, _ = self.request(connection, "POST", "/lists/%s/add" % self.root, self.form(title=title))
+        status, _, _ = self.session.request("POST", "/lists/%s/add" % self.root, dict(title=title))
         if status != 303:
             raise Failure("adding the user's list answered %d" % status)
-        status, page, _ = self.request(connection, "GET", "/lists/%s?tab=%s" % (self.root, self.tab))
+        status, page, _ = self.session.request("GET", "/lists/%s?tab=%s" % (self.root, self.session.tab))
         found = re.search(r'data-ref="(\d+)"><a class="open" href="[^"]*" data-field="title">%s</a>' % re.escape(title), page)
         if not found:
             raise Failure("the user's new list is not on the root page")
         self.list = found.group(1)
         threading.Thread(target=self.follow_events, args=(self.list,), daemon=True).start()
 
-    def form(self, **fields):
-        return dict(fields, tab=self.tab, csrf=self.csrf)
-
     # The live stream -------------------------------------------------------------------------
     def follow_events(self, list_reference):
         """Reads the list's server-sent events while it is the user's, counting them."""
-        path = "/lists/%s/events?tab=%s&csrf=%s" % (list_reference, self.tab, urllib.parse.quote(self.csrf))
+        session = self.session
+        path = "/lists/%s/events?tab=%s&csrf=%s" % (list_reference, session.tab, urllib.parse.quote(session.csrf))
         try:
             with socket.create_connection(("127.0.0.1", self.port), timeout=5) as stream:
                 stream.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nCookie: %s\r\nAccept: text/event-stream\r\n\r\n"
-                                % (path, self.port, self.cookie)).encode())
+                                % (path, self.port, session.cookie)).encode())
                 stream.settimeout(0.5)
                 while time.monotonic() < self.deadline + 2 and self.list == list_reference:
                     try:
@@ -119,38 +89,38 @@ class User(threading.Thread):
 
     # The run -----------------------------------------------------------------------------------
     def run(self):
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        session = self.session
         try:
-            self.setup(connection)
-            self.start_list(connection)
+            self.root = session.open_lists()
+            self.start_list()
             written = in_list = 0
             while time.monotonic() < self.deadline:
                 draw = self.random.random()
                 if draw < self.write_share:
                     if in_list == self.list_size:
-                        self.start_list(connection)
+                        self.start_list()
                         in_list = 0
                     written += 1
                     title = "%s%d-%d" % (TITLE_PREFIX, self.number, written)
                     kind, expected = "write", 303
-                    status, _, elapsed = self.request(connection, "POST", "/lists/%s/add" % self.list, self.form(title=title))
+                    status, _, elapsed = session.request("POST", "/lists/%s/add" % self.list, dict(title=title))
                 elif draw < self.write_share + (1 - self.write_share) * 0.8:
                     kind, expected = "read list", 200
-                    status, _, elapsed = self.request(connection, "GET", "/lists/%s?tab=%s" % (self.list, self.tab))
+                    status, _, elapsed = session.request("GET", "/lists/%s?tab=%s" % (self.list, session.tab))
                 else:
                     kind, expected = "read projects", 200
-                    status, _, elapsed = self.request(connection, "GET", "/projects?tab=%s" % self.tab)
+                    status, _, elapsed = session.request("GET", "/projects?tab=%s" % session.tab)
                 self.latencies[kind].append(elapsed)
                 if status != expected:
                     self.errors.append("%s answered %d" % (kind, status))
                 elif kind == "write":
                     self.acknowledged.append(title)
                     in_list += 1
-        except (Failure, OSError, http.client.HTTPException, AttributeError) as error:
+        except (Failure, RuntimeError, OSError, http.client.HTTPException, AttributeError) as error:
             self.errors.append("user %d: %s" % (self.number, error))
         finally:
             self.list = None
-            connection.close()
+            session.close()
 
 
 def percentile(values, fraction):
@@ -158,16 +128,6 @@ def percentile(values, fraction):
         return 0.0
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
-
-
-def titles_in_store(store):
-    """The load's item titles in the store file, read with Python's own SQLite."""
-    connection = sqlite3.connect("file:%s?mode=ro" % store, uri=True)
-    try:
-        rows = connection.execute("SELECT ZTITLE FROM ZITEM WHERE ZTITLE LIKE ?", (TITLE_PREFIX + "%",)).fetchall()
-    finally:
-        connection.close()
-    return [row[0] for row in rows]
 
 
 def main():
@@ -192,7 +152,7 @@ def main():
             user.join(arguments.seconds + 120)
         elapsed = time.monotonic() - started
         status = server.stop()
-        found = set(titles_in_store(server.store))
+        found = {row[0] for row in server.query("SELECT ZTITLE FROM ZITEM WHERE ZTITLE LIKE ?", (TITLE_PREFIX + "%",))}
     finally:
         server.stop()
         server.folder.cleanup()

@@ -8,16 +8,12 @@ others (rows found in `RenderedRows`) and the median time of an add.
 """
 
 import argparse
-import http.client
-import re
 import statistics
 import sys
-import time
-import urllib.parse
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from demo_server import DemoServer, find_binary  # noqa: E402
+from demo_server import DemoServer, PageSession, find_binary  # noqa: E402
 
 
 def main():
@@ -28,32 +24,19 @@ def main():
     arguments = parser.parse_args()
 
     with DemoServer(find_binary(arguments.binary)) as server:
-        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
-        headers = {"Host": "127.0.0.1:%d" % server.port}
-
-        def timed(method, path, body=None):
-            started = time.perf_counter()
-            connection.request(method, path, body=body and urllib.parse.urlencode(body), headers=headers)
-            response = connection.getresponse()
-            text = response.read().decode()
-            return response, text, time.perf_counter() - started
-
-        response, page, _ = timed("GET", "/lists")
-        headers["Cookie"] = response.getheader("Set-Cookie").split(";", 1)[0]
-        tab = re.search(r'data-tab="([^"]+)"', page).group(1)
-        csrf = re.search(r'data-csrf="([^"]+)"', page).group(1)
-        root = re.search(r'action="/lists/(\d+)/add"', page).group(1)
-        headers["Content-Type"] = "application/x-www-form-urlencoded"
+        session = PageSession(server.port, timeout=60)
+        root = session.open_lists()
         adds = []
         for number in range(arguments.items):
-            response, _, elapsed = timed("POST", "/lists/%s/add" % root, dict(title="Item %d" % number, tab=tab, csrf=csrf))
-            assert response.status == 303, response.status
+            status, _, elapsed = session.request("POST", "/lists/%s/add" % root, dict(title="Item %d" % number))
+            assert status == 303, status
             adds.append(elapsed)
         reads = []
         for _ in range(arguments.reads):
-            response, page, elapsed = timed("GET", "/lists?tab=%s" % tab)
-            assert response.status == 200 and page.count('class="row"') >= arguments.items
+            status, page, elapsed = session.request("GET", "/lists?tab=%s" % session.tab)
+            assert status == 200 and page.count('class="row"') >= arguments.items
             reads.append(elapsed)
+        session.close()
     rows = arguments.items + 3  # and the sample lists
     print("a list page of %d rows: the first GET %.1f ms, then median %.1f ms (%.3f ms a row); an add: median %.2f ms"
           % (rows, reads[0] * 1000, statistics.median(reads) * 1000, statistics.median(reads) * 1000 / rows, statistics.median(adds) * 1000))
